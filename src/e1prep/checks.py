@@ -1,0 +1,469 @@
+"""Cross-document detectors: small pure functions over the materials and the living document.
+
+Each returns ``Contradiction`` or ``Refresh`` objects with sources, evidence levels, the numbers
+involved (as citations) and a suggested action. They run inside ``draft`` for every backend.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from .knowledge import KnowledgeDoc
+from .loading import KB, Material
+from .models import (
+    Contradiction,
+    ContradictionKind,
+    CountChange,
+    EvidenceLevel,
+    MaterialKind,
+    MaterialStatus,
+    NumberCitation,
+    Refresh,
+    SourceRef,
+)
+from .notes import NoteItem, blocks, line_evidence, split_note
+from .numbers import parse_value, quantities
+from .textindex import terms
+
+STALE_DAYS = 180
+CARD_SECTIONS_MIN_OVERLAP = 0.08
+
+_STARS = re.compile(r"(\d[\d,]*)\s*⭐")
+_WEEKLY = re.compile(r"周增\s*([+\-]?\d[\d,]*)")
+_DATE = re.compile(r"(20\d{2}-\d{2}-\d{2})")
+
+
+@dataclass(frozen=True)
+class Findings:
+    contradictions: list[Contradiction]
+    refreshes: list[Refresh]
+
+
+def _cite(text: str, level: EvidenceLevel, path: str, quote: str, line: int | None = None) -> NumberCitation:
+    return NumberCitation(
+        text=text, value=parse_value(text), unit=None, evidence=level,
+        source=SourceRef(path=path, line_start=line, line_end=line, quote=quote.strip()),
+        quotable=level.quotable,
+    )
+
+
+def _card_line(card: Material, field: str) -> tuple[int | None, str]:
+    for n, line in enumerate(card.lines, start=1):
+        if re.match(rf"^\s*-?\s*{field}\s*:", line):
+            return n, line.strip()
+    return None, ""
+
+
+def _int(value: object) -> int | None:
+    try:
+        return int(str(value).replace(",", "").strip())
+    except ValueError:
+        return None
+
+
+@dataclass(frozen=True)
+class DocCount:
+    line: int
+    text: str
+    stars: str | None
+    weekly: str | None
+    date: str | None
+
+
+def doc_counts(doc: KnowledgeDoc, repo: str) -> list[DocCount]:
+    """Lines of the document that name the repository and record its star count."""
+    short = repo.split("/")[-1]
+    patterns = [re.compile(re.escape(repo), re.I), re.compile(rf"(?<![\w/-]){re.escape(short)}(?![\w-])", re.I)]
+    out = []
+    for n, line in enumerate(doc.text.split("\n"), start=1):
+        if not any(p.search(line) for p in patterns):
+            continue
+        stars = _STARS.search(line)
+        if not stars:
+            continue
+        weekly = _WEEKLY.search(line)
+        date = _DATE.search(line)
+        out.append(DocCount(n, line.strip(), stars.group(1), weekly.group(1) if weekly else None,
+                            date.group(1) if date else None))
+    return out
+
+
+def _repo_of(card: Material) -> str:
+    repo = card.front.get("repo")
+    if isinstance(repo, str) and repo:
+        return repo
+    return re.sub(r"^\d+-", "", card.path.rsplit("/", 1)[-1].removesuffix(".md"))
+
+
+def _cards(kb: KB, kind: MaterialKind, with_spot: bool = False) -> Iterable[Material]:
+    pool = [*kb.materials, *(kb.spot_checks if with_spot else [])]
+    return (m for m in pool if m.kind is kind and m.status is MaterialStatus.read)
+
+
+# --- counts -------------------------------------------------------------------------------------
+
+
+def count_refresh(kb: KB, doc: KnowledgeDoc) -> Findings:
+    """A card whose repository the document already records: a refresh with old and new counts."""
+    refreshes = []
+    for card in _cards(kb, MaterialKind.repo_card):
+        repo = _repo_of(card)
+        counts = doc_counts(doc, repo)
+        if not counts:
+            continue
+        base = next((c for c in counts if c.weekly is not None), counts[0])
+        stars, weekly = card.front.get("stars"), card.front.get("stars_weekly")
+        seen = str(card.front.get("last_seen") or card.front.get("last_commit") or kb.date)
+        changes = [CountChange(field="stars", old=base.stars, new=str(stars), old_date=base.date, new_date=seen)]
+        numbers = []
+        if stars is not None:
+            line, quote = _card_line(card, "stars")
+            numbers.append(_cite(str(stars), EvidenceLevel.card, card.path, quote, line))
+        if weekly is not None:
+            changes.append(CountChange(field="stars_weekly", old=base.weekly, new=f"+{weekly}",
+                                       old_date=base.date, new_date=seen))
+            line, quote = _card_line(card, "stars_weekly")
+            numbers.append(_cite(str(weekly), EvidenceLevel.card, card.path, quote, line))
+        numbers.append(_cite(base.stars or "", EvidenceLevel.card, doc.path, base.text, base.line))
+        if base.weekly:
+            numbers.append(_cite(base.weekly, EvidenceLevel.card, doc.path, base.text, base.line))
+        moved = _int(stars) != _int(base.stars) or (base.weekly is not None and _int(weekly) != _int(base.weekly))
+        sec = doc.section_at(base.line)
+        where = sec.id if sec else "活文档"
+        summary = (
+            f"卡面 {stars} ⭐ / 周增 +{weekly}（{seen} 采集）；{where} 记 {base.stars} ⭐"
+            + (f" / 周增 {base.weekly}" if base.weekly else "")
+            + (f"（{base.date} 采集）" if base.date else "")
+            + ("。仅计数变化，按规则不算新观点。" if moved else "。逐项一致，零增量。")
+        )
+        refreshes.append(
+            Refresh(key=repo.split("/")[-1], sources=[card.path], evidence=EvidenceLevel.card, summary=summary,
+                    changes=changes if moved else [], numbers=[n for n in numbers if n.text])
+        )
+    return Findings([], refreshes)
+
+
+def count_mismatch(kb: KB, doc: KnowledgeDoc) -> Findings:
+    """The document records two different star counts for one repository of the batch."""
+    out = []
+    for card in _cards(kb, MaterialKind.repo_card):
+        repo = _repo_of(card)
+        counts = doc_counts(doc, repo)
+        values = {_int(c.stars) for c in counts}
+        if len(values) < 2:
+            continue
+        cites = [_cite(c.stars or "", EvidenceLevel.card, doc.path, c.text, c.line) for c in counts]
+        line, quote = _card_line(card, "stars")
+        if card.front.get("stars") is not None:
+            cites.append(_cite(str(card.front["stars"]), EvidenceLevel.card, card.path, quote, line))
+        places = "；".join(
+            f"{(doc.section_at(c.line).id if doc.section_at(c.line) else f'第 {c.line} 行')} 记 {c.stars} ⭐"
+            for c in counts
+        )
+        out.append(Contradiction(
+            key=repo.split("/")[-1], kind=ContradictionKind.count_mismatch, sources=[card.path],
+            evidence=EvidenceLevel.card,
+            claim=f"{repo} 星数口径不一：{places}；卡片采集 {card.front.get('stars')} ⭐。",
+            detail="属采集漂移，不是新观点。",
+            action="登记矛盾，下一轮统一口径；本轮不改活文档。",
+            numbers=cites,
+        ))
+    return Findings(out, [])
+
+
+def weekly_exceeds_total(kb: KB, doc: KnowledgeDoc) -> Findings:
+    """A card whose weekly star growth is larger than its total star count."""
+    out = []
+    for card in _cards(kb, MaterialKind.repo_card):
+        stars, weekly = _int(card.front.get("stars", "")), _int(card.front.get("stars_weekly", ""))
+        if stars is None or weekly is None or weekly <= stars:
+            continue
+        sl, sq = _card_line(card, "stars")
+        wl, wq = _card_line(card, "stars_weekly")
+        out.append(Contradiction(
+            key=_repo_of(card).split("/")[-1], kind=ContradictionKind.weekly_exceeds_total, sources=[card.path],
+            evidence=EvidenceLevel.card,
+            claim=f"周增 +{weekly} 大于总星数 {stars}：采集值自相矛盾。",
+            action="不引用该卡计数，待下次采集复核。",
+            numbers=[_cite(str(weekly), EvidenceLevel.card, card.path, wq, wl),
+                     _cite(str(stars), EvidenceLevel.card, card.path, sq, sl)],
+        ))
+    return Findings(out, [])
+
+
+# --- note items ---------------------------------------------------------------------------------
+
+
+def _items(kb: KB) -> Iterable[tuple[Material, NoteItem]]:
+    for m in kb.materials:
+        if m.status is MaterialStatus.read and m.kind in (MaterialKind.inbox_note, MaterialKind.other):
+            for item in split_note(m.path, m.body, m.body_line):
+                yield m, item
+
+
+def _item_key(item: NoteItem) -> str:
+    return re.split(r"[（(：:]", item.title)[0].strip() or item.title
+
+
+def _days(earlier: str, later: str) -> int | None:
+    from datetime import date
+
+    def parse(s: str) -> date | None:
+        m = re.match(r"(\d{4})-(\d{2})(?:-(\d{2}))?", s)
+        return date(int(m.group(1)), int(m.group(2)), int(m.group(3) or 1)) if m else None
+
+    a, b = parse(earlier), parse(later)
+    return (b - a).days if a and b else None
+
+
+def stale(kb: KB, doc: KnowledgeDoc) -> Findings:
+    """An item whose own date is long before the batch (an old or reissued newsletter)."""
+    out = []
+    for material, item in _items(kb):
+        if not item.date:
+            continue
+        age = _days(item.date, kb.date)
+        if age is None or age <= STALE_DAYS:
+            continue
+        out.append(Contradiction(
+            key=_item_key(item), kind=ContradictionKind.stale, sources=[material.path], evidence=item.evidence,
+            claim=f"内容日期 {item.date}，比批次 {kb.date} 早 {age} 天：旧内容，不是本期资讯。",
+            action="不作增量；如需跟进，找最新一期再核。",
+            location=SourceRef(path=material.path, url=item.url, line_start=item.line_start, line_end=item.line_end),
+        ))
+    return Findings(out, [])
+
+
+def not_quotable(kb: KB, doc: KnowledgeDoc) -> Findings:
+    """Numbers read at a level that is not quotable, and summary-only leads, listed with their level."""
+    out = []
+    for material, item in _items(kb):
+        if item.access_blocked and item.evidence is not EvidenceLevel.summary:
+            continue  # access_blocked registers it
+        cites: list[NumberCitation] = []
+        for offset, block in blocks(item.text):
+            level = line_evidence(block) or item.evidence
+            if level.quotable:
+                continue
+            line = item.line_start + offset
+            quote = block.strip()
+            scanned = re.sub(r"^\s*\|\s*\d{1,3}\s*\|", "|", block)
+            cites += [_cite(q.text, level, material.path, quote, line) for q in quantities(scanned)
+                      if not re.match(r"^\s*(?:URL|链接)", quote)]
+        lead = item.evidence in (EvidenceLevel.summary, EvidenceLevel.unverified)
+        if not cites and not lead:
+            continue
+        levels = sorted({c.evidence.label for c in cites} or {item.evidence.label})
+        numbers_text = "、".join(dict.fromkeys(c.text for c in cites))
+        out.append(Contradiction(
+            key=_item_key(item), kind=ContradictionKind.not_quotable, sources=[material.path],
+            evidence=cites[0].evidence if cites else item.evidence,
+            claim=(f"数字 {numbers_text} 仅{'/'.join(levels)}，不可引用。" if cites
+                   else f"仅{item.evidence.label}的线索，无正文：不作结论。"),
+            action="只作待核查线索，不写入活文档正文。",
+            location=SourceRef(path=material.path, url=item.url, line_start=item.line_start, line_end=item.line_end),
+            numbers=cites,
+        ))
+    return Findings(out, [])
+
+
+def access_blocked(kb: KB, doc: KnowledgeDoc) -> Findings:
+    """An item the note says could not be read (login wall, paywall, 403, truncated)."""
+    out = []
+    for material, item in _items(kb):
+        if not item.access_blocked or item.evidence in (EvidenceLevel.verified, EvidenceLevel.summary):
+            continue
+        cites = [_cite(q.text, item.evidence, material.path, item.text.strip().split("\n")[0], item.line_start)
+                 for q in quantities(item.text) if q.text in item.text.split("\n")[0]]
+        out.append(Contradiction(
+            key=_item_key(item), kind=ContradictionKind.access_blocked, sources=[material.path],
+            evidence=item.evidence,
+            claim=f"原文不可读（{item.access_blocked}）：其中任何说法都不是结论。",
+            action="不重试也不引用；有权限时再读原文。",
+            location=SourceRef(path=material.path, url=item.url, line_start=item.line_start, line_end=item.line_end),
+            numbers=cites,
+        ))
+    return Findings(out, [])
+
+
+_VERSION_OF = re.compile(r"\b(vLLM|SGLang|TensorRT-LLM|TRT-LLM|llm-d|Dynamo|LMCache|Ollama|llama\.cpp|LMDeploy)"
+                         r"\s*v?(\d+)\.(\d+)(?:\.\d+)?", re.I)
+_ENV_LINE = re.compile(r"复现|repro|环境|environment|setup", re.I)
+
+
+def _baseline_versions(doc: KnowledgeDoc) -> dict[str, tuple[int, int]]:
+    found: dict[str, list[tuple[int, int]]] = {}
+    for m in _VERSION_OF.finditer(doc.text):
+        found.setdefault(m.group(1).lower(), []).append((int(m.group(2)), int(m.group(3))))
+    return {k: max(v) for k, v in found.items()}
+
+
+def version_mismatch(kb: KB, doc: KnowledgeDoc) -> Findings:
+    """A material ties a capability to a version a minor or major step away from the document's."""
+    baseline = _baseline_versions(doc)
+    out = []
+    for material, item in _items(kb):
+        for offset, block in blocks(item.text):
+            if _ENV_LINE.search(block):
+                continue
+            for m in _VERSION_OF.finditer(block):
+                base = baseline.get(m.group(1).lower())
+                seen = (int(m.group(2)), int(m.group(3)))
+                if base is None or seen == base:
+                    continue
+                line = item.line_start + offset
+                out.append(Contradiction(
+                    key=f"{m.group(1)} {m.group(0).split()[-1]}", kind=ContradictionKind.version_mismatch,
+                    sources=[material.path], evidence=item.evidence,
+                    claim=f"材料把说法挂在 {m.group(0)} 上，活文档基线为 {m.group(1)} {base[0]}.{base[1]}：版本不同，不能并列。",
+                    action="引用时标明版本；不据此改写基线结论。",
+                    location=SourceRef(path=material.path, line_start=line, line_end=line, quote=block.strip()),
+                ))
+                break
+    return Findings(out, [])
+
+
+# --- cards' own text ----------------------------------------------------------------------------
+
+
+def _section(body: str, names: tuple[str, ...]) -> str:
+    for name in names:
+        m = re.search(rf"^#+\s*{re.escape(name)}\b.*?$\n(.*?)(?=^#+\s|\Z)", body, re.M | re.S | re.I)
+        if m and m.group(1).strip():
+            return m.group(1).strip()
+    return ""
+
+
+_EN_BASE = re.compile(r"(?:faster|slower|better|cheaper|more \w+) than ([A-Za-z][\w\-.' ]*?(?:\([^)]*\))?)(?=[,.;]| on | in | for |$)", re.I)
+_ZH_BASE = re.compile(r"(?:比|相比|较)\s*([A-Za-z][\w\-. ]*?)\s*(?:快|慢|高|低|省|强)")
+
+
+def _baseline_names(text: str, rx: re.Pattern[str]) -> set[str]:
+    out = set()
+    for m in rx.finditer(text):
+        for word in re.findall(r"[A-Za-z][\w\-.]+", m.group(1)):
+            if word.lower() not in {"apple's", "apple", "the", "same", "weights"}:
+                out.add(word.lower())
+    return out
+
+
+def _ratios(text: str) -> set[str]:
+    return {q.text for q in quantities(text) if q.type in ("multiplier", "percent", "change")}
+
+
+def bilingual_mismatch(kb: KB, doc: KnowledgeDoc) -> Findings:
+    """A card whose English and Chinese summaries give different numbers or baselines."""
+    out = []
+    for card in _cards(kb, MaterialKind.repo_card):
+        en = _section(card.body, ("Summary", "Description", "English"))
+        zh = _section(card.body, ("简介", "中文简介", "摘要"))
+        if not en or not zh:
+            continue
+        en_b, zh_b = _baseline_names(en, _EN_BASE), _baseline_names(zh, _ZH_BASE)
+        en_r, zh_r = _ratios(en), _ratios(zh)
+        en_v = {v for t in en_r if (v := parse_value(t)) is not None}
+        zh_v = {v for t in zh_r if (v := parse_value(t)) is not None}
+        base_differs = bool(en_b and zh_b and not (en_b & zh_b))
+        nums_differ = bool(en_v and zh_v and en_v != zh_v)
+        if not (base_differs or nums_differ):
+            continue
+        cites = [_cite(t, EvidenceLevel.vendor, card.path, en.split("\n")[0]) for t in sorted(en_r)
+                 if t in en.split("\n")[0]]
+        cites += [_cite(t, EvidenceLevel.vendor, card.path, zh.split("\n")[0]) for t in sorted(zh_r)
+                  if t in zh.split("\n")[0]]
+        parts = []
+        if base_differs:
+            parts.append(f"英文基线 {'/'.join(sorted(en_b))} vs 中文基线 {'/'.join(sorted(zh_b))}")
+        if nums_differ:
+            parts.append(f"英文 {'、'.join(sorted(en_r))} vs 中文 {'、'.join(sorted(zh_r))}")
+        out.append(Contradiction(
+            key=_repo_of(card).split("/")[-1], kind=ContradictionKind.bilingual_mismatch, sources=[card.path],
+            evidence=EvidenceLevel.vendor, claim="卡片中英两语不一致：" + "；".join(parts) + "。",
+            action="引用时必须标基线，不得混用两个口径。", numbers=cites,
+        ))
+    return Findings(out, [])
+
+
+_SURVEY = re.compile(r"\b(survey|review|overview)\b|综述|梳理|必读", re.I)
+_METHOD = re.compile(r"\b(we propose|method|train|agent|introduce)\b|提出|训练", re.I)
+
+
+def card_sections_mismatch(kb: KB, doc: KnowledgeDoc) -> Findings:
+    """A paper card whose TLDR and reusable-information sections describe different works."""
+    out = []
+    for card in _cards(kb, MaterialKind.paper_card, with_spot=True):
+        tldr = _section(card.body, ("TLDR", "TL;DR"))
+        reuse = _section(card.body, ("可复用信息", "Reusable", "Reusable information"))
+        if not tldr or not reuse:
+            continue
+        a, b = set(terms(tldr)), set(terms(reuse))
+        overlap = len(a & b) / max(len(a | b), 1)
+        tags = _section(card.body, ("Tags",)) + " " + str(card.front.get("topics", ""))
+        kind_clash = bool(_SURVEY.search(reuse) or _SURVEY.search(tags)) and not _SURVEY.search(tldr) \
+            and bool(_METHOD.search(tldr))
+        if overlap >= CARD_SECTIONS_MIN_OVERLAP and not kind_clash:
+            continue
+        arxiv = str(card.front.get("arxiv") or "")
+        why = "TLDR 与「可复用信息」几乎无共同词项" + ("；一块写方法、一块写综述" if kind_clash else "")
+        out.append(Contradiction(
+            key=str(card.front.get("title") or arxiv or card.path).split(":")[0],
+            kind=ContradictionKind.card_sections_mismatch, sources=[card.path], evidence=EvidenceLevel.card,
+            claim=f"arXiv:{arxiv} 卡片两块内容疑似不同源（{why}），属采集串档。" if arxiv else f"卡片两块内容疑似不同源（{why}）。",
+            action="读原文之前不得引用该卡任何结论或数据。",
+        ))
+    return Findings(out, [])
+
+
+_INJECTION = re.compile(
+    r"ignore (?:all |the )?(?:previous|above|prior|earlier) (?:rules|instructions|prompts?)|disregard (?:the|all|any) "
+    r"(?:rules|instructions)|mark (?:this|it|these) (?:as )?verified|you are now|system prompt|"
+    r"忽略(?:以上|上面|之前|前面|上述)(?:的|所有)?(?:规则|指令|要求)|标记为(?:已核查|已核实|verified)|"
+    r"无视(?:以上|上述)?(?:规则|指令)|请把.{0,12}(?:写成|改为).{0,12}(?:已核查|verified)",
+    re.I,
+)
+
+
+def injection_suspected(kb: KB, doc: KnowledgeDoc) -> Findings:
+    """Text in a material that reads like an instruction to a model: registered, never obeyed."""
+    out = []
+    for m in kb.materials:
+        if m.status is not MaterialStatus.read:
+            continue
+        for n, line in enumerate(m.lines, start=1):
+            hit = _INJECTION.search(line)
+            if not hit:
+                continue
+            out.append(Contradiction(
+                key=f"{m.path}:{n}", kind=ContradictionKind.injection_suspected, sources=[m.path],
+                evidence=EvidenceLevel.unverified,
+                claim=f"材料第 {n} 行含疑似对模型的指令（「{hit.group(0)}」）：按数据处理，未执行。",
+                action="人工查看该行来源；其内容不改变任何证据等级。",
+                location=SourceRef(path=m.path, line_start=n, line_end=n, quote=line.strip()[:300]),
+            ))
+    return Findings(out, [])
+
+
+DETECTORS: tuple[Callable[[KB, KnowledgeDoc], Findings], ...] = (
+    count_refresh,
+    count_mismatch,
+    weekly_exceeds_total,
+    version_mismatch,
+    stale,
+    bilingual_mismatch,
+    card_sections_mismatch,
+    not_quotable,
+    access_blocked,
+    injection_suspected,
+)
+
+
+def detect_all(kb: KB, doc: KnowledgeDoc) -> Findings:
+    contradictions: list[Contradiction] = []
+    refreshes: list[Refresh] = []
+    for detector in DETECTORS:
+        found = detector(kb, doc)
+        contradictions += found.contradictions
+        refreshes += found.refreshes
+    return Findings(contradictions, refreshes)

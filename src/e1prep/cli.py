@@ -1,0 +1,197 @@
+"""The command line: a thin shell over the Python API. ``main(argv) -> int`` so tests call it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from . import __version__
+from .errors import E1PrepError, InputError
+from .models import Brief, MaterialStatus
+
+log = logging.getLogger("e1prep")
+
+EXAMPLES = """\
+examples:
+  python -m e1prep draft evals/golden/2026-10-25-inference/manifest.json
+  python -m e1prep draft MANIFEST --json brief.json --out brief.md --lang en
+  python -m e1prep verify brief.json --manifest MANIFEST
+  python -m e1prep lint ../shared/seeds/000_1bac1d1fb921dd28.txt
+  python -m e1prep eval --backend rules --report eval-report.json
+  python -m e1prep schema --check
+"""
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="e1prep", description="Draft and verify E1 pre-digestion briefs.",
+                                epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--version", action="version", version=f"e1prep {__version__}")
+    p.add_argument("-v", "--verbose", action="store_true", help="log progress and warnings on stderr")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    d = sub.add_parser("draft", help="draft a brief from a work-guard manifest")
+    d.add_argument("manifest", help="the work-guard manifest (JSON)")
+    d.add_argument("--kb", help="KB root (default: the manifest's folder)")
+    d.add_argument("--item", help="manifest item id (default: the only one)")
+    d.add_argument("--backend", choices=("rules", "llm"), default="rules")
+    d.add_argument("--out", default="-", help="Markdown brief: a file, or - for stdout (default)")
+    d.add_argument("--json", dest="json_out", help="also write the brief as JSON to this file")
+    d.add_argument("--lang", choices=("zh", "en"), default="zh")
+    d.add_argument("--strict", action="store_true", help="exit 1 when the verifier rejected anything")
+    d.add_argument("--concurrency", type=int, default=4, help="llm backend: materials extracted at once")
+    d.add_argument("--no-cache", action="store_true", help="llm backend: do not read or write the cache")
+    d.add_argument("--cache-dir", help="llm backend: cache folder (default: ~/.cache/e1prep)")
+
+    v = sub.add_parser("verify", help="check a brief JSON written by anyone against its KB")
+    v.add_argument("brief", help="brief JSON")
+    v.add_argument("--manifest", required=True)
+    v.add_argument("--kb")
+    v.add_argument("--item")
+
+    li = sub.add_parser("lint", help="list quantities without an evidence marker in a hand-written brief")
+    li.add_argument("brief", help="a Markdown (or text) brief")
+
+    s = sub.add_parser("schema", help="write schemas/*.schema.json from the models")
+    s.add_argument("--check", action="store_true", help="exit 1 when the published schemas drifted")
+
+    e = sub.add_parser("eval", help="score a backend against the golden cases")
+    e.add_argument("--backend", choices=("rules", "llm"), default="rules")
+    e.add_argument("--case", action="append", dest="cases", help="case name (repeatable; default: all)")
+    e.add_argument("--report", help="write the JSON report here")
+    e.add_argument("--golden", default=None, help="golden folder (default: evals/golden)")
+    e.add_argument("--thresholds", default=None, help="thresholds TOML (default: evals/thresholds.toml)")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="e1prep: %(levelname)s: %(message)s", stream=sys.stderr)
+    try:
+        handler = {"draft": _draft, "verify": _verify, "lint": _lint, "schema": _schema, "eval": _eval}
+        return handler[args.command](args)
+    except E1PrepError as exc:
+        print(f"e1prep: error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _producer(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    if args.backend == "rules":
+        return None
+    from .llm.backend import LLMProducer
+    from .llm.settings import load_settings
+
+    return LLMProducer(load_settings(), concurrency=args.concurrency,
+                       cache_dir=None if args.no_cache else (Path(args.cache_dir) if args.cache_dir else None),
+                       use_cache=not args.no_cache)
+
+
+def _draft(args: argparse.Namespace) -> int:
+    from .pipeline import draft_brief
+    from .render import render_markdown
+    from .schema import validate_brief_json
+
+    started = time.perf_counter()
+    print(f"e1prep: drafting {args.manifest} with the {args.backend} backend ...", file=sys.stderr)
+    brief = draft_brief(args.manifest, args.kb, args.item, producer=_producer(args))
+    data = json.loads(brief.model_dump_json())
+    validate_brief_json(data, where=args.json_out or "brief")
+    markdown = render_markdown(brief, lang=args.lang)
+    if args.json_out:
+        Path(args.json_out).write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    if args.out == "-":
+        sys.stdout.write(markdown)
+    else:
+        Path(args.out).write_text(markdown, encoding="utf-8")
+    _summary(brief, time.perf_counter() - started)
+    unread = [s for s in brief.sources if s.role == "material" and s.status is not MaterialStatus.read]
+    if unread:
+        for s in unread:
+            print(f"e1prep: {s.path}: {s.status.value}: {s.reason}", file=sys.stderr)
+        return 1
+    if args.strict and brief.rejected:
+        print(f"e1prep: --strict: the verifier rejected {len(brief.rejected)} object(s)", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _summary(brief: Brief, seconds: float) -> None:
+    u = brief.run.usage
+    print(
+        f"e1prep: {len(brief.increments)} increments, {len(brief.refreshes)} refreshes, "
+        f"{len(brief.contradictions)} contradictions, {len(brief.anchors)} anchors, "
+        f"{len(brief.rejected)} rejected; backend {brief.run.backend}"
+        + (f", model {brief.run.model}, {u.calls} calls ({u.retries} retries), "
+           f"{u.prompt_tokens}+{u.completion_tokens} tokens, {u.cache_hits} cache hits" if brief.run.backend != "rules"
+           else "")
+        + f"; {seconds:.2f}s",
+        file=sys.stderr,
+    )
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from pydantic import ValidationError
+
+    from .loading import load_kb
+    from .pipeline import living_document
+    from .schema import validate_brief_json
+    from .verify import Verifier
+
+    path = Path(args.brief)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8-sig"))
+    except FileNotFoundError:
+        raise InputError(path, "no such file") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise InputError(path, f"is not valid JSON ({exc})") from None
+    validate_brief_json(data, where=str(path))
+    try:
+        brief = Brief.model_validate(data)
+    except ValidationError as exc:
+        raise InputError(path, f"is not a brief: {exc.errors()[0]['msg']}") from None
+    kb = load_kb(args.manifest, args.kb, args.item)
+    report = Verifier(kb, living_document(kb)).verify(brief)
+    print(report.render())
+    return 0 if report.clean else 1
+
+
+def _lint(args: argparse.Namespace) -> int:
+    from .lint import lint_file
+
+    findings = lint_file(args.brief)
+    for f in findings:
+        print(f"{args.brief}:{f.line}: {f.token!r} has no evidence marker and no source: {f.context}")
+    print(f"{len(findings)} finding(s)")
+    return 1 if findings else 0
+
+
+def _schema(args: argparse.Namespace) -> int:
+    from .schema import drift, write_all
+
+    if args.check:
+        stale = drift()
+        for name in stale:
+            print(f"schemas/{name} drifted from the models: run `python -m e1prep schema`", file=sys.stderr)
+        return 1 if stale else 0
+    for path in write_all():
+        print(f"wrote {path}")
+    return 0
+
+
+def _eval(args: argparse.Namespace) -> int:
+    from .evals import run_cli
+
+    return run_cli(args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

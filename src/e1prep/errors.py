@@ -1,0 +1,38 @@
+"""The exception family: catch ``E1PrepError`` to catch everything e1prep raises on purpose."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class E1PrepError(Exception):
+    """Root of every error e1prep raises deliberately."""
+
+
+class InputError(E1PrepError):
+    """Bad input from the user: a file that is missing, malformed or outside the contract."""
+
+    def __init__(self, path: str | Path | None, problem: str) -> None:
+        self.path = str(path) if path is not None else None
+        self.problem = problem
+        super().__init__(f"{self.path}: {problem}" if self.path else problem)
+
+
+class ManifestError(InputError):
+    """The work-guard manifest cannot be used."""
+
+
+class SchemaDriftError(E1PrepError):
+    """The published JSON Schemas no longer match the models."""
+
+
+class BackendError(E1PrepError):
+    """A producer (rules or model) failed on one material; the brief marks it ``failed``."""
+
+
+class ModelCallError(BackendError):
+    """The model server kept failing or kept answering with invalid objects."""
+
+
+class ConfigError(E1PrepError):
+    """Settings (environment variables, options) are inconsistent."""

@@ -1,0 +1,148 @@
+"""The living document: its §-sections, its arXiv anchors, and a name search that counts hits."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+
+from .models import DocHits
+
+ARXIV_ID = r"\d{2}(?:0[1-9]|1[0-2])\.\d{4,5}"
+#: an arXiv id: with an ``arXiv:`` prefix, in an arxiv.org URL, or bare (checked for a real month)
+ARXIV_RE = re.compile(
+    r"(?:(?<=arXiv:)|(?<=arXiv: )|(?<=arxiv\.org/abs/)|(?<=arxiv\.org/pdf/)|(?<![\w.\-/]))"
+    rf"({ARXIV_ID})(?:v\d+)?(?![\w.]*\d)",
+    re.I,
+)
+_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_SECTION_NUM = re.compile(r"^(?:§\s*|Section\s+|第)?(\d+(?:\.\d+)*)(?:[.、)]|\s|节|$)", re.I)
+_VERSION = re.compile(r"(?:更新标记|版本|version)\s*[:：]\s*(\S+)", re.I)
+_VERSION_INLINE = re.compile(r"\bv(?:Oct|Nov|Dec|Sep|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug)\d+\S*")
+
+
+def arxiv_ids(text: str) -> list[str]:
+    """Every well-formed arXiv id in ``text``, in order of first appearance."""
+    seen: dict[str, None] = {}
+    for m in ARXIV_RE.finditer(text):
+        seen.setdefault(m.group(1), None)
+    return list(seen)
+
+
+def _ascii_word(term: str) -> bool:
+    return bool(re.fullmatch(r"[\x20-\x7e]+", term))
+
+
+def term_pattern(term: str) -> re.Pattern[str]:
+    """Case-insensitive pattern for a name; ASCII names match whole words only (``rec`` ≠ ``record``)."""
+    escaped = re.escape(term.strip())
+    escaped = escaped.replace(r"\-", r"[-\s_]?").replace(r"\ ", r"[-\s_]?")
+    if _ascii_word(term):
+        return re.compile(rf"(?<![A-Za-z0-9]){escaped}(?![A-Za-z0-9])", re.I)
+    return re.compile(escaped, re.I)
+
+
+@dataclass(frozen=True)
+class Section:
+    """A §-numbered section: its id (``§1.2``), title and line span (1-based, inclusive)."""
+
+    id: str
+    title: str
+    start: int
+    end: int
+
+
+@dataclass
+class KnowledgeDoc:
+    """A parsed living document."""
+
+    path: str
+    text: str
+    version: str | None
+    sections: list[Section]
+    anchors: dict[str, list[str]]
+    _line_starts: list[int] = field(repr=False, default_factory=list)
+    _section_starts: list[int] = field(repr=False, default_factory=list)
+
+    @property
+    def line_count(self) -> int:
+        if not self.text:
+            return 0
+        return self.text.count("\n") + (0 if self.text.endswith("\n") else 1)
+
+    def section_at(self, line: int) -> Section | None:
+        """The innermost numbered section holding 1-based ``line``."""
+        idx = bisect.bisect_right(self._section_starts, line) - 1
+        while idx >= 0:
+            sec = self.sections[idx]
+            if sec.start <= line <= sec.end:
+                return sec
+            idx -= 1
+        return None
+
+    def line_of(self, offset: int) -> int:
+        return bisect.bisect_right(self._line_starts, offset)
+
+    def search(self, term: str) -> DocHits:
+        """Count case-insensitive hits of a name and list the sections they fall in."""
+        term = term.strip()
+        if not term:
+            return DocHits(term=term, hits=0, sections=[])
+        hits = 0
+        sections: dict[str, None] = {}
+        for m in term_pattern(term).finditer(self.text):
+            hits += 1
+            sec = self.section_at(self.line_of(m.start()))
+            if sec is not None:
+                sections.setdefault(sec.id, None)
+        return DocHits(term=term, hits=hits, sections=list(sections))
+
+    def section_text(self, section_id: str) -> str:
+        for sec in self.sections:
+            if sec.id == section_id:
+                return "\n".join(self.text.split("\n")[sec.start - 1 : sec.end])
+        return ""
+
+    def anchored(self, arxiv: str) -> bool:
+        return arxiv in self.anchors
+
+
+def parse_knowledge(path: str, text: str) -> KnowledgeDoc:
+    """Parse sections (headings numbered ``§1.2``, ``1.2`` or ``Section 1``), anchors and version."""
+    lines = text.split("\n")
+    version = None
+    for line in lines[:15]:
+        m = _VERSION.search(line) or _VERSION_INLINE.search(line)
+        if m:
+            version = (m.group(1) if m.re is _VERSION else m.group(0)).strip("）)。,，")
+            break
+    raw: list[tuple[int, int, str, str]] = []
+    for n, line in enumerate(lines, start=1):
+        h = _HEADING.match(line)
+        if not h:
+            continue
+        title = h.group(2)
+        num = _SECTION_NUM.match(title)
+        if num:
+            raw.append((n, len(h.group(1)), "§" + num.group(1), title[num.end():].strip(" ：:-—")))
+    sections = []
+    for i, (start, level, sid, title) in enumerate(raw):
+        end = len(lines)
+        for later_start, later_level, later_id, _ in raw[i + 1 :]:
+            if later_level <= level or not later_id.startswith(sid + "."):
+                end = later_start - 1
+                break
+        sections.append(Section(sid, title, start, end))
+    anchors: dict[str, list[str]] = {}
+    doc = KnowledgeDoc(path, text, version, sections, anchors)
+    offsets = [0]
+    for line in lines[:-1]:
+        offsets.append(offsets[-1] + len(line) + 1)
+    doc._line_starts = offsets
+    doc._section_starts = [s.start for s in sections]
+    for m in ARXIV_RE.finditer(text):
+        sec = doc.section_at(doc.line_of(m.start()))
+        ids = anchors.setdefault(m.group(1), [])
+        if sec is not None and sec.id not in ids:
+            ids.append(sec.id)
+    return doc

@@ -1,0 +1,381 @@
+"""Read the manifest and the materials it names, tolerantly, without ever leaving the KB root."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import ManifestError
+from .models import MaterialKind, MaterialStatus
+
+log = logging.getLogger(__name__)
+
+#: Notes larger than this are not read; the brief says so (never a silent cut).
+DEFAULT_MAX_BYTES = 16 * 1024 * 1024
+
+REPO_CARD_FIELDS = (
+    "repo", "url", "stars", "stars_weekly", "language", "license",
+    "last_commit", "first_seen", "last_seen", "maturity", "source",
+)
+PAPER_CARD_FIELDS = (
+    "arxiv", "title", "topics", "citations_s2", "citations_openalex",
+    "openalex_id", "doi", "venue", "first_seen", "last_seen",
+)
+
+
+@dataclass(frozen=True)
+class ManifestItem:
+    """One work-guard job item: a topic, its living document and its materials."""
+
+    id: str
+    topic: str
+    knowledge: str
+    materials: tuple[str, ...]
+    score: float | None = None
+    output: str | None = None
+    spot_check: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Manifest:
+    path: Path
+    job: str
+    created: str
+    items: tuple[ManifestItem, ...]
+
+    @property
+    def date(self) -> str:
+        """The batch date: the calendar date of ``created`` as written."""
+        match = re.match(r"\d{4}-\d{2}-\d{2}", self.created)
+        return match.group(0) if match else self.created
+
+    def select(self, item_id: str | None) -> ManifestItem:
+        if item_id is None:
+            if len(self.items) == 1:
+                return self.items[0]
+            ids = ", ".join(i.id for i in self.items)
+            raise ManifestError(self.path, f"holds {len(self.items)} items ({ids}); choose one with --item")
+        for item in self.items:
+            if item.id == item_id:
+                return item
+        ids = ", ".join(i.id for i in self.items)
+        raise ManifestError(self.path, f"has no item {item_id!r} (items: {ids})")
+
+
+@dataclass
+class Material:
+    """One file of the KB as read: text, front matter, body, and what became of it."""
+
+    path: str
+    kind: MaterialKind
+    status: MaterialStatus
+    role: str = "material"
+    reason: str = ""
+    text: str = ""
+    front: dict[str, Any] = field(default_factory=dict)
+    body: str = ""
+    body_line: int = 1
+    encoding: str | None = None
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def lines(self) -> list[str]:
+        return self.text.split("\n")
+
+
+def _require(data: dict[str, Any], key: str, kind: type | tuple[type, ...], where: Path, ctx: str) -> Any:
+    if key not in data:
+        raise ManifestError(where, f"{ctx} has no {key!r}")
+    value = data[key]
+    if not isinstance(value, kind):
+        raise ManifestError(where, f"{ctx}: {key!r} must be {_type_name(kind)}, got {type(value).__name__}")
+    return value
+
+
+def _type_name(kind: type | tuple[type, ...]) -> str:
+    if isinstance(kind, tuple):
+        return " or ".join(k.__name__ for k in kind)
+    return kind.__name__
+
+
+def _str_list(value: Any, where: Path, ctx: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ManifestError(where, f"{ctx} must be a list of paths (strings)")
+    return tuple(value)
+
+
+def load_manifest(path: str | Path) -> Manifest:
+    """Parse a work-guard manifest; any problem is a ``ManifestError`` naming the file."""
+    where = Path(path)
+    try:
+        raw = where.read_bytes()
+    except FileNotFoundError:
+        raise ManifestError(where, "no such file") from None
+    except OSError as exc:
+        raise ManifestError(where, f"cannot be read ({exc.strerror})") from None
+    try:
+        data = json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise ManifestError(where, "is not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise ManifestError(where, f"is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    if not isinstance(data, dict):
+        raise ManifestError(where, "must be a JSON object with 'job' and 'items'")
+    job = str(data.get("job") or "")
+    if not job:
+        log.warning("%s: manifest has no 'job' id", where)
+    items_raw = _require(data, "items", list, where, "manifest")
+    if not items_raw:
+        raise ManifestError(where, "'items' is empty")
+    items = []
+    for n, entry in enumerate(items_raw):
+        ctx = f"items[{n}]"
+        if not isinstance(entry, dict):
+            raise ManifestError(where, f"{ctx} must be an object")
+        item_id = str(_require(entry, "id", str, where, ctx))
+        knowledge = _require(entry, "knowledge", str, where, ctx)
+        materials = _str_list(_require(entry, "materials", list, where, ctx), where, f"{ctx}.materials")
+        topic = entry.get("topic")
+        if not isinstance(topic, str) or not topic:
+            topic = item_id.split(":")[-1]
+            log.warning("%s: %s has no 'topic'; using %r", where, ctx, topic)
+        score = entry.get("score")
+        spot = entry.get("spot_check", [])
+        items.append(
+            ManifestItem(
+                id=item_id,
+                topic=topic,
+                knowledge=knowledge,
+                materials=materials,
+                score=float(score) if isinstance(score, int | float) else None,
+                output=entry.get("output") if isinstance(entry.get("output"), str) else None,
+                spot_check=_str_list(spot, where, f"{ctx}.spot_check"),
+            )
+        )
+    return Manifest(path=where, job=job, created=str(data.get("created") or ""), items=tuple(items))
+
+
+def kind_of(path: str) -> MaterialKind:
+    """The material kind, from where the file sits in the KB layout."""
+    parts = Path(path).parts
+    if parts[:1] == ("inbox",):
+        return MaterialKind.inbox_note
+    if parts[:2] == ("organized", "repo_cards"):
+        return MaterialKind.repo_card
+    if parts[:2] == ("organized", "paper_cards"):
+        return MaterialKind.paper_card
+    if parts[:2] == ("organized", "knowledge"):
+        return MaterialKind.knowledge
+    return MaterialKind.other
+
+
+def resolve_inside(root: Path, rel: str) -> tuple[Path | None, str]:
+    """Resolve ``rel`` against the KB root; return (path, "") or (None, why it is refused)."""
+    if not rel or "\x00" in rel:
+        return None, "empty or invalid path"
+    candidate = Path(rel)
+    if candidate.is_absolute():
+        return None, "absolute path: materials must be relative to the KB root"
+    if ".." in candidate.parts:
+        return None, "path climbs out of the KB root with '..'"
+    root_real = root.resolve()
+    target = (root_real / candidate).resolve()
+    if not target.is_relative_to(root_real):
+        return None, "resolves (through a symbolic link) to a file outside the KB root"
+    return target, ""
+
+
+def decode(data: bytes) -> tuple[str, str, list[str]]:
+    """Decode bytes: BOMs first, then UTF-8, then GB18030; report what was needed."""
+    warnings: list[str] = []
+    if data.startswith(b"\xef\xbb\xbf"):
+        return data[3:].decode("utf-8", errors="replace"), "utf-8-sig", warnings
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16", errors="replace"), "utf-16", warnings
+    try:
+        return data.decode("utf-8"), "utf-8", warnings
+    except UnicodeDecodeError:
+        pass
+    try:
+        text = data.decode("gb18030")
+    except UnicodeDecodeError:
+        bad = sum(1 for _ in re.finditer(rb"[\x80-\xff]", data[:4096]))
+        warnings.append(f"not valid UTF-8 or GB18030; undecodable bytes replaced (about {bad} in the first 4 KiB)")
+        return data.decode("utf-8", errors="replace"), "utf-8 (lossy)", warnings
+    warnings.append("not UTF-8; decoded as GB18030")
+    return text, "gb18030", warnings
+
+
+def looks_binary(data: bytes) -> bool:
+    """NUL bytes in the head of a file without a UTF-16 BOM mean it is not a text note."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return False
+    return b"\x00" in data[:8192]
+
+
+_FRONT = re.compile(r"\A---[ \t]*\n(.*?)\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
+_BULLET_META = re.compile(r"^\s*[-*]\s*([A-Za-z_][\w-]*)\s*[:：]\s*(.*?)\s*$")
+
+
+def split_front_matter(text: str) -> tuple[dict[str, Any], str, int, list[str]]:
+    """Return (front matter, body, body's first line number, warnings); never raises."""
+    warnings: list[str] = []
+    match = _FRONT.match(text)
+    if match:
+        block = match.group(1)
+        body = text[match.end():]
+        body_line = text[: match.end()].count("\n") + 1
+        try:
+            data = yaml.safe_load(block)
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            where = f" (line {mark.line + 2})" if mark is not None else ""
+            warnings.append(f"front matter is not valid YAML{where}; read as 'key: value' lines")
+            data = _loose_pairs(block.split("\n"), r"^\s*([A-Za-z_][\w-]*)\s*:\s*(.*?)\s*$")
+        if data is None:
+            data = {}
+        if not isinstance(data, dict):
+            warnings.append("front matter is not a mapping; ignored")
+            data = {}
+        return {str(k): v for k, v in data.items()}, body, body_line, warnings
+    return {}, text, 1, warnings
+
+
+def _loose_pairs(lines: list[str], pattern: str) -> dict[str, Any]:
+    rx = re.compile(pattern)
+    out: dict[str, Any] = {}
+    for line in lines:
+        m = rx.match(line)
+        if m:
+            out[m.group(1)] = _scalar(m.group(2))
+    return out
+
+
+def _scalar(raw: str) -> Any:
+    raw = raw.strip().strip("`").strip()
+    if re.fullmatch(r"[+-]?\d+", raw.replace(",", "")):
+        return int(raw.replace(",", ""))
+    return raw
+
+
+def bullet_metadata(body: str, fields: tuple[str, ...]) -> dict[str, Any]:
+    """Card metadata written as ``- key: value`` bullets instead of front matter."""
+    out: dict[str, Any] = {}
+    for line in body.split("\n")[:80]:
+        m = _BULLET_META.match(line)
+        if m and m.group(1).lower() in fields:
+            out[m.group(1).lower()] = _scalar(m.group(2))
+    return out
+
+
+def read_material(root: Path, rel: str, *, role: str = "material", max_bytes: int = DEFAULT_MAX_BYTES) -> Material:
+    """Read one material; every failure becomes a status with a reason, never an exception."""
+    kind = kind_of(rel)
+    target, why = resolve_inside(root, rel)
+    if target is None:
+        log.warning("%s: refused: %s", rel, why)
+        return Material(rel, kind, MaterialStatus.refused, role=role, reason=why)
+    if not target.exists():
+        return Material(rel, kind, MaterialStatus.missing, role=role, reason="no such file in the KB")
+    if not target.is_file():
+        return Material(rel, kind, MaterialStatus.unreadable, role=role, reason="not a regular file")
+    try:
+        size = target.stat().st_size
+        if size > max_bytes:
+            return Material(
+                rel, kind, MaterialStatus.unreadable, role=role,
+                reason=f"{size} bytes is over the size limit of {max_bytes} bytes; not read",
+            )
+        data = target.read_bytes()
+    except OSError as exc:
+        return Material(rel, kind, MaterialStatus.unreadable, role=role, reason=f"cannot be read ({exc.strerror})")
+    if looks_binary(data):
+        return Material(rel, kind, MaterialStatus.unreadable, role=role, reason="binary file (NUL bytes), not text")
+    text, encoding, warnings = decode(data)
+    text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
+    front, body, body_line, fm_warnings = split_front_matter(text)
+    warnings += fm_warnings
+    material = Material(
+        rel, kind, MaterialStatus.read, role=role, text=text, front=front, body=body,
+        body_line=body_line, encoding=encoding, warnings=warnings,
+    )
+    _check_card_fields(material)
+    for w in material.warnings:
+        log.warning("%s: %s", rel, w)
+    return material
+
+
+def _check_card_fields(material: Material) -> None:
+    if material.kind is MaterialKind.repo_card:
+        fields = REPO_CARD_FIELDS
+    elif material.kind is MaterialKind.paper_card:
+        fields = PAPER_CARD_FIELDS
+    else:
+        return
+    if not material.front:
+        bullets = bullet_metadata(material.body, fields)
+        if bullets:
+            material.front = bullets
+            material.warnings.append("card has no front matter; metadata read from '- key: value' bullets")
+        else:
+            material.warnings.append("card has no front matter")
+    missing = [f for f in fields if f not in material.front]
+    if missing and material.front:
+        material.warnings.append("card front matter lacks " + ", ".join(missing))
+    extra = sorted(set(material.front) - set(fields) - {"topic", "tags", "author", "date", "kind"})
+    if extra:
+        material.warnings.append("card front matter has unknown fields " + ", ".join(extra))
+
+
+@dataclass
+class KB:
+    """Everything one draft reads: the manifest item, its materials and the living document."""
+
+    root: Path
+    manifest: Manifest
+    item: ManifestItem
+    materials: list[Material]
+    spot_checks: list[Material]
+    knowledge_material: Material
+
+    @property
+    def date(self) -> str:
+        return self.manifest.date
+
+    def material(self, path: str) -> Material | None:
+        for m in (*self.materials, *self.spot_checks, self.knowledge_material):
+            if m.path == path:
+                return m
+        return None
+
+
+def load_kb(
+    manifest_path: str | Path,
+    kb_root: str | Path | None = None,
+    item_id: str | None = None,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> KB:
+    """Load the manifest item and read every material; only a bad manifest raises."""
+    manifest = load_manifest(manifest_path)
+    item = manifest.select(item_id)
+    root = Path(kb_root) if kb_root is not None else Path(manifest_path).resolve().parent
+    if not root.is_dir():
+        raise ManifestError(root, "KB root is not a folder")
+    seen: set[str] = set()
+    materials = []
+    for rel in item.materials:
+        if rel in seen:
+            log.warning("%s: material %s is listed twice; read once", manifest.path, rel)
+            continue
+        seen.add(rel)
+        materials.append(read_material(root, rel, max_bytes=max_bytes))
+    spots = [read_material(root, rel, role="spot_check", max_bytes=max_bytes) for rel in item.spot_check]
+    knowledge = read_material(root, item.knowledge, role="baseline", max_bytes=max_bytes)
+    return KB(root, manifest, item, materials, spots, knowledge)

@@ -1,0 +1,361 @@
+"""Split a free-form inbox note into items and read each item's URL, evidence remark and names."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .knowledge import arxiv_ids
+from .models import EvidenceLevel
+
+URL_RE = re.compile(r"https?://[^\s<>()\[\]（）【】\"'`，。；、|]+")
+_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
+_NUMBERED = re.compile(r"^(\d{1,3})[.)、]\s+(.+)$")
+_TABLE_ROW = re.compile(r"^\s*\|(.+)\|\s*$")
+_TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
+_TOP_BULLET = re.compile(r"^[-*+]\s+(.+)$")
+
+# Verification remarks, Chinese and English, strongest signal first. Access problems make the
+# item's text a search snippet at best; truncation makes it partial.
+ACCESS_MARKERS = (
+    "需登录", "登录墙", "需要登录", "403", "404", "付费墙", "paywall", "login wall", "login required",
+    "cloudflare", "防护", "anti-bot", "反爬", "未打开", "打不开", "不可达", "无法访问", "access denied",
+    "forbidden",
+)
+TRUNCATED_MARKERS = (
+    "正文被截断", "被截断", "截断", "部分核查", "仅目录", "目录级", "只读了目录", "title checked",
+    "body truncated", "truncated", "partially checked", "partial check", "table of contents only",
+    "toc only", "标题与日期已核", "标题已核", "仅标题",
+)
+SUMMARY_MARKERS = (
+    "仅搜索摘要", "仅摘要", "搜索摘要", "摘要级", "无正文", "search summary only", "search summary",
+    "summary only", "abstract only", "仅 tldr", "only the abstract", "tldr only",
+)
+SNIPPET_MARKERS = ("搜索片段", "snippet", "搜索 snippet")
+VENDOR_MARKERS = (
+    "厂商自述", "官方口径", "转述的官方", "自述", "官方宣称", "官方声称", "声称", "vendor-reported",
+    "vendor reported", "vendor claim", "self-reported", "not independently measured", "未独立测量",
+    "marketing", "宣传",
+)
+DO_NOT_QUOTE_MARKERS = ("不要引用", "不可引用", "不得引用", "勿引用", "do not quote", "not quotable", "don't quote")
+VERIFIED_MARKERS = (
+    "已核查原文", "原文已核查", "已核查", "已核实原文", "已读原文", "原文已读", "verified original",
+    "original verified", "read in full", "全文已读", "已核实 ✓", "✅ 原文已核查",
+)
+UNVERIFIED_MARKERS = ("未核实", "待核实", "未核查", "unverified", "not verified", "待正文核实", "待验证")
+
+
+@dataclass
+class NoteItem:
+    """One item of a note: its text and line span, and what the rules read from it."""
+
+    material: str
+    index: int
+    title: str
+    text: str
+    line_start: int
+    line_end: int
+    urls: list[str] = field(default_factory=list)
+    evidence: EvidenceLevel = EvidenceLevel.unverified
+    remark: str = ""
+    access_blocked: str | None = None
+    date: str | None = None
+    arxiv: list[str] = field(default_factory=list)
+
+    @property
+    def url(self) -> str | None:
+        return self.urls[0] if self.urls else None
+
+
+def _has(text: str, markers: tuple[str, ...]) -> str | None:
+    low = text.lower()
+    for marker in markers:
+        if marker.lower() in low:
+            return marker
+    return None
+
+
+def line_evidence(line: str) -> EvidenceLevel | None:
+    """A level that a single line's own wording imposes on its numbers (vendor, unverified...)."""
+    if _has(line, VENDOR_MARKERS):
+        return EvidenceLevel.vendor
+    if _has(line, SNIPPET_MARKERS) or _has(line, ACCESS_MARKERS):
+        return EvidenceLevel.snippet
+    if _has(line, SUMMARY_MARKERS):
+        return EvidenceLevel.summary
+    if _has(line, UNVERIFIED_MARKERS) or _has(line, DO_NOT_QUOTE_MARKERS):
+        return EvidenceLevel.unverified
+    return None
+
+
+def blocks(text: str) -> list[tuple[int, str]]:
+    """Bullet blocks of an item: a bullet line with its continuation lines, as (line offset, text)."""
+    out: list[tuple[int, str]] = []
+    for n, line in enumerate(text.split("\n")):
+        stripped = line.lstrip()
+        indent = len(line) - len(stripped)
+        starts_block = bool(re.match(r"([-*+]|\d{1,3}[.)、]|\|)\s", stripped)) or not out
+        if starts_block or (not stripped):
+            out.append((n, line))
+        elif out and indent >= 1 and not re.match(r"[-*+]\s", stripped):
+            out[-1] = (out[-1][0], out[-1][1] + "\n" + line)
+        else:
+            out.append((n, line))
+    return [(n, b) for n, b in out if b.strip()]
+
+
+_REMARK_LINE = re.compile(
+    r"^\s*(?:[-*+]\s*)?(?:\*\*)?(?:核查|部分核查|核查情况|验证|证据|证据等级|可信度|状态|Check(?:ed)?|Verification|"
+    r"Evidence|Status)(?:\*\*)?\s*[:：]",
+    re.I,
+)
+_CATEGORIES: tuple[tuple[EvidenceLevel, tuple[str, ...]], ...] = (
+    (EvidenceLevel.partial, TRUNCATED_MARKERS),
+    (EvidenceLevel.summary, SUMMARY_MARKERS),
+    (EvidenceLevel.snippet, SNIPPET_MARKERS),
+    (EvidenceLevel.snippet, ACCESS_MARKERS),
+    (EvidenceLevel.verified, VERIFIED_MARKERS),
+    (EvidenceLevel.unverified, UNVERIFIED_MARKERS),
+    (EvidenceLevel.vendor, VENDOR_MARKERS),
+)
+
+
+def _earliest(text: str) -> tuple[int, EvidenceLevel, str] | None:
+    low = text.lower()
+    best: tuple[int, EvidenceLevel, str] | None = None
+    for level, markers in _CATEGORIES:
+        for marker in markers:
+            at = low.find(marker.lower())
+            if at >= 0 and (best is None or at < best[0]):
+                best = (at, level, marker)
+    return best
+
+
+def item_evidence(text: str) -> tuple[EvidenceLevel, str, str | None]:
+    """(level, the remark that decided it, access problem) for an item.
+
+    The item's own verification remark (a ``核查：`` / ``Check:`` line) decides when there is one;
+    within it the first marker wins, so ``已核查原文（仓库没打开）`` is verified while
+    ``部分核查：标题已核，正文被截断`` is partial. Without a remark line the whole text is read.
+    """
+    remark_lines = [line for line in text.split("\n") if _REMARK_LINE.match(line)]
+    scope = "\n".join(remark_lines) if remark_lines else text
+    found = _earliest(scope) or (_earliest(text) if remark_lines else None)
+    if found is None:
+        return EvidenceLevel.unverified, "", None
+    _, level, marker = found
+    blocked = None
+    if level is not EvidenceLevel.verified:
+        blocked = _has(scope, ACCESS_MARKERS) or _has(scope, TRUNCATED_MARKERS)
+    return level, marker, blocked
+
+
+_DATE_LINE = re.compile(
+    r"(?:发布日期|发布|日期|原文日期|刊期|published|date|issue date)\s*[:：]?\s*"
+    r"((?:19|20)\d{2})[-/.年]\s?(\d{1,2})(?:[-/.月]\s?(\d{1,2}))?",
+    re.I,
+)
+
+
+def item_date(text: str) -> str | None:
+    """The item's own date when the note states one (``发布日期：2024-01-15``)."""
+    m = _DATE_LINE.search(text)
+    if not m:
+        return None
+    year, month, day = m.group(1), int(m.group(2)), m.group(3)
+    return f"{year}-{month:02d}" + (f"-{int(day):02d}" if day else "")
+
+
+def _clean_title(raw: str) -> str:
+    title = re.sub(r"^(?:\d{1,3}[.)、]|[①-⑳]|条目\s*\d+\s*[:：]?|Item\s*\d+\s*[:：]?)\s*", "", raw.strip())
+    title = re.sub(r"\[([^\]]+)\]\([^)]+\)", r"\1", title)
+    title = URL_RE.sub("", title)
+    return title.replace("**", "").replace("`", "").strip(" -—:：|")
+
+
+@dataclass
+class _Span:
+    title: str
+    start: int  # 0-based line index
+    end: int  # exclusive
+
+
+def _table_spans(lines: list[str]) -> tuple[list[_Span], list[list[str]]]:
+    spans: list[_Span] = []
+    rows: list[list[str]] = []
+    header: list[str] | None = None
+    for i, line in enumerate(lines):
+        m = _TABLE_ROW.match(line)
+        if not m:
+            header = None
+            continue
+        cells = [c.strip() for c in m.group(1).split("|")]
+        if _TABLE_SEP.match(line):
+            continue
+        if header is None and i + 1 < len(lines) and _TABLE_SEP.match(lines[i + 1]):
+            header = cells
+            continue
+        title_col = _title_column(header or [], cells)
+        spans.append(_Span(cells[title_col] if title_col < len(cells) else cells[0], i, i + 1))
+        rows.append(cells)
+    return spans, rows
+
+
+def _title_column(header: list[str], cells: list[str]) -> int:
+    names = ("标题", "条目", "名称", "title", "item", "name", "项目", "说法", "repo", "论文", "材料")
+    for n, h in enumerate(header):
+        if any(x in h.lower() for x in names):
+            return n
+    for n, cell in enumerate(cells):
+        if cell and not re.fullmatch(r"[#\d\s.]+", cell):
+            return n
+    return 0
+
+
+def _heading_spans(lines: list[str]) -> list[_Span]:
+    heads = [(i, len(m.group(1)), m.group(2)) for i, line in enumerate(lines) if (m := _HEADING.match(line))]
+    numbered = [h for h in heads if re.match(r"^(?:\d{1,3}[.)、]|[①-⑳]|条目|增量|Item\s*\d)", h[2])]
+    chosen = numbered if len(numbered) >= 1 else [h for h in heads if h[1] >= 2]
+    if not chosen:
+        return []
+    level = min(h[1] for h in chosen)
+    chosen = [h for h in heads if h[1] == level]
+    spans = []
+    for n, (i, lvl, title) in enumerate(chosen):
+        end = len(lines)
+        for j, other_lvl, _ in heads:
+            if j > i and other_lvl <= lvl:
+                end = j
+                break
+        if n + 1 < len(chosen):
+            end = min(end, chosen[n + 1][0])
+        spans.append(_Span(title, i, end))
+    return spans
+
+
+def _list_spans(lines: list[str], rx: re.Pattern[str], need_url: bool) -> list[_Span]:
+    starts = [(i, m.group(m.lastindex or 1)) for i, line in enumerate(lines) if (m := rx.match(line))]
+    spans = []
+    for n, (i, title) in enumerate(starts):
+        end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
+        # an item ends at the next top-level line that is neither indented nor blank
+        for j in range(i + 1, end):
+            if lines[j] and not lines[j][0].isspace() and not rx.match(lines[j]) and _HEADING.match(lines[j]):
+                end = j
+                break
+        if need_url and not URL_RE.search("\n".join(lines[i:end])):
+            continue
+        spans.append(_Span(title, i, end))
+    return spans
+
+
+def _spans_of(lines: list[str]) -> list[_Span]:
+    """The best single structure of a block of lines: the one whose items carry the most URLs."""
+    candidates = [
+        _refine(lines, _heading_spans(lines)),
+        _list_spans(lines, _NUMBERED, need_url=False),
+        _table_spans(lines)[0],
+        _list_spans(lines, _TOP_BULLET, need_url=True),
+    ]
+    best: list[_Span] = []
+    best_score = -1
+    for spans in candidates:
+        if not spans:
+            continue
+        with_url = sum(1 for s in spans if URL_RE.search("\n".join(lines[s.start:s.end])))
+        score = with_url * 10 + min(len(spans), 9)
+        if score > best_score:
+            best, best_score = spans, score
+    return best
+
+
+def _refine(lines: list[str], spans: list[_Span]) -> list[_Span]:
+    """A heading that holds a table or list of several items with URLs is split into those items."""
+    out: list[_Span] = []
+    for span in spans:
+        inner = lines[span.start + 1 : span.end]
+        sub: list[_Span] = []
+        for candidate in (_table_spans(inner)[0], _list_spans(inner, _NUMBERED, need_url=True)):
+            with_url = [s for s in candidate if URL_RE.search("\n".join(inner[s.start:s.end]))]
+            if len(with_url) >= 2:
+                sub = with_url
+                break
+        own_url = any(URL_RE.search(line) for line in lines[span.start : span.start + 1 + (sub[0].start if sub else 0)])
+        if sub and not own_url:
+            out.extend(_Span(s.title, s.start + span.start + 1, s.end + span.start + 1) for s in sub)
+        elif own_url or URL_RE.search("\n".join(inner)) or re.match(r"^(?:\d{1,3}[.)、]|[①-⑳])", span.title):
+            out.append(span)
+    return out
+
+
+def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
+    """Items of a note: headings, numbered lists, table rows or bullets with a URL, whichever fits."""
+    lines = body.split("\n")
+    best = _spans_of(lines)
+    if not best and body.strip():
+        title = next((ln for ln in lines if ln.strip()), "")
+        best = [_Span(title.lstrip("# "), 0, len(lines))]
+    items = []
+    for n, span in enumerate(best, start=1):
+        text = "\n".join(lines[span.start:span.end]).strip("\n")
+        items.append(make_item(material, n, _clean_title(span.title), text, first_line + span.start,
+                               first_line + span.end - 1))
+    return items
+
+
+def make_item(material: str, index: int, title: str, text: str, line_start: int, line_end: int) -> NoteItem:
+    level, remark, blocked = item_evidence(text)
+    urls = list(dict.fromkeys(u.rstrip(".,;:)") for u in URL_RE.findall(text)))
+    return NoteItem(
+        material=material, index=index, title=title, text=text, line_start=line_start, line_end=line_end,
+        urls=urls, evidence=level, remark=remark, access_blocked=blocked, date=item_date(text),
+        arxiv=arxiv_ids(text),
+    )
+
+
+_NAME_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-_./][A-Za-z0-9]+)*")
+_STOP = {
+    "the", "and", "for", "with", "from", "via", "of", "on", "in", "to", "a", "an", "new", "open", "source",
+    "vs", "url", "blog", "note", "pdf", "readme", "docs", "github", "arxiv", "https", "http", "www",
+}
+
+
+def item_names(item: NoteItem) -> list[str]:
+    """Names to search for in the living document: the title's lead name, bold/code names, repo names."""
+    names: list[str] = []
+    bold = re.findall(r"\*\*([^*]{2,60})\*\*|`([^`]{2,40})`", item.text.split("\n")[0])
+    for a, b in bold:
+        names.append((a or b).strip())
+    lead = _lead_name(item.title)
+    if lead:
+        names.append(lead)
+    for url in item.urls:
+        m = re.match(r"https?://(?:www\.)?github\.com/([\w.\-]+)/([\w.\-]+)", url)
+        if m:
+            names.append(f"{m.group(1)}/{m.group(2)}")
+            names.append(m.group(2))
+    out: list[str] = []
+    for name in names:
+        name = re.split(r"[（(【\[]", name)[0].strip(" ：:()（）")
+        if len(name) >= 2 and name.lower() not in _STOP and name not in out:
+            out.append(name)
+    return out
+
+
+def _lead_name(title: str) -> str | None:
+    """The first Latin-script name in a title: ``'DeepSeek DeepInfer 开源推理栈'`` → ``'DeepSeek DeepInfer'``."""
+    tokens = []
+    for m in _NAME_TOKEN.finditer(title):
+        word = m.group(0)
+        if word.lower() in _STOP and not tokens:
+            continue
+        gap = title[tokens[-1][1]:m.start()] if tokens else ""
+        if tokens and gap.strip() not in ("",):
+            break
+        tokens.append((word, m.end()))
+        if len(tokens) == 3:
+            break
+    if not tokens:
+        cjk = re.match(r"\s*([^\s，。：:、（(—-]{2,12})", title)
+        return cjk.group(1) if cjk else None
+    return " ".join(t[0] for t in tokens)

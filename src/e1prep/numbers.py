@@ -1,0 +1,241 @@
+"""Find and classify every number in mixed Chinese/English text.
+
+A *quantity* (count, percent, range, multiplier, money, ...) is a claim and needs a cited
+evidence level. An *identifier* (version, date, section, arXiv id, issue, a name that carries
+digits, a list ordinal) only needs to be found in a source. The scanner works left to right:
+URLs are skipped whole, identifier patterns are tried before quantity patterns, and every
+match consumes its span so that no digit is classified twice.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+Kind = Literal["quantity", "identifier"]
+
+QUANTITY_TYPES = ("count", "decimal", "percent", "change", "range", "multiplier", "money", "magnitude", "measure")
+IDENTIFIER_TYPES = ("version", "date", "time", "section", "arxiv", "issue", "name", "ordinal")
+
+_FULLWIDTH = str.maketrans("０１２３４５６７８９．，％＋－：", "0123456789.,%+-:")
+_DASHES = str.maketrans({"–": "-", "—": "-", "−": "-", "～": "~", "〜": "~", "‑": "-", "‒": "-"})
+
+
+@dataclass(frozen=True)
+class NumberToken:
+    """A number-bearing span of text and what it is."""
+
+    text: str
+    start: int
+    end: int
+    kind: Kind
+    type: str
+    unit: str | None = None
+
+    @property
+    def cores(self) -> tuple[str, ...]:
+        """The bare numerals in the token (``'64–128 卡'`` → ``('64', '128')``)."""
+        return number_cores(self.text)
+
+
+def normalize(text: str) -> str:
+    """Full-width digits to ASCII, dashes unified, thousands separators and spaces removed."""
+    text = text.translate(_FULLWIDTH).translate(_DASHES)
+    text = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", text)
+    return re.sub(r"\s+", "", text)
+
+
+def number_cores(text: str) -> tuple[str, ...]:
+    norm = normalize(text)
+    return tuple(m.group(0).lstrip("0") or "0" for m in re.finditer(r"\d+(?:\.\d+)?", norm))
+
+
+def occurs_in(needle: str, haystack_normalized: str) -> bool:
+    """Does a number, as written, occur in a normalised text with digit boundaries on both sides?"""
+    core = normalize(needle)
+    if not core:
+        return False
+    pattern = re.escape(core)
+    if core[0].isdigit():
+        pattern = r"(?<![\d.])" + pattern
+    if core[-1].isdigit():
+        pattern += r"(?![\d])(?!\.\d)"
+    return re.search(pattern, haystack_normalized) is not None
+
+
+# --- the patterns, tried in order at each position -------------------------------------------
+
+_NUM = r"\d[\d,]*(?:\.\d+)?"
+_MAG = r"(?:万亿|亿|万|千|[kKMBT](?![A-Za-z\d]))"
+_UNIT = (
+    r"(?:tokens?/s|tok/s|tokens?/天|tokens?/day|req/s|qps|QPS|TPM|rps|GB/s|GiB|GB|MiB|MB|TB|ms|μs|us|ns|"
+    r"s(?![A-Za-z])|min|h(?![A-Za-z])|小时|分钟|秒|天|周|月|年|⭐|stars?|卡|次|行|条|张|篇|个|倍|人|家|页|台|"
+    r"轮|份|件|项|层|头|步|engine steps|steps|tokens?|tok|lines|papers|repos|GPUs?|nodes?|节点|W|kW|K(?![A-Za-z]))"
+)
+_VERSIONED = (
+    r"(?:CUDA|CANN|Python|PyTorch|torch|cuDNN|vLLM|SGLang|TensorRT-LLM|TensorRT|TRT-LLM|Ollama|llama\.cpp|"
+    r"Node(?:\.js)?|Java|Go|Rust|Ubuntu|Kubernetes|K8s|Dynamo|llm-d|ROCm|NCCL|Triton|transformers|LMDeploy|"
+    r"FlashInfer|FlashAttention|macOS|iOS|Android|Windows|gcc|HTTP|TLS|OpenAI API|MLX|mlx-lm|Linux|CentOS|"
+    r"Debian|Helm|Ray|JAX|numpy|pip|instructor|openai|pydantic|Chrome|Firefox|Spark)"
+)
+_NAMED = (
+    r"(?:Ascend|Llama|LLaMA|Qwen|GPT|Gemini|Claude|DeepSeek|Kimi|Rubin|Xeon|Tesla|Mistral|Mixtral|Phi|Gemma|"
+    r"Nemotron|GLM|Yi|Baichuan|InternLM|MiniMax|Hopper|Ampere|Ada|Blackwell|Grace|Apple M|Snapdragon|"
+    r"Top|TOP|Series|iPhone|Pixel|Epoch|Era|Stage|Phase|Tier|Level|L)"
+)
+
+_PATTERNS: list[tuple[str, str, re.Pattern[str]]] = [
+    ("identifier", "url", re.compile(r"(?:https?://|www\.)[^\s<>()\[\]（）【】,，。;；\"'`]+")),
+    ("identifier", "name", re.compile(
+        r"(?<![\w\-])(?!(?:19|20)\d{2}-\d{2}-\d{2})\d+-[\w.\-]*\.(?:md|json|ya?ml|txt|py|sh|gguf|whl)\b")),
+    ("identifier", "arxiv", re.compile(
+        r"(?:arXiv[:：]\s*)?(?<![\w.\-/])\d{2}(?:0[1-9]|1[0-2])\.\d{4,5}(?:v\d+)?(?![\w.]*\d)", re.I)),
+    ("identifier", "section", re.compile(r"§\s*\d+(?:\.\d+)*|(?:Section|Sec\.|章节)\s*\d+(?:\.\d+)*(?:\s*[-–]\s*\d+)?", re.I)),
+    ("identifier", "date", re.compile(
+        r"(?<!\d)(?:19|20)\d{2}[-/.年]\s?\d{1,2}(?:[-/.月]\s?\d{1,2}日?|月)?(?!\d)"
+        r"|(?<!\d)\d{1,2}\s?月\s?\d{1,2}\s?日"
+        r"|(?<!\d)\d{1,2}\s?月(?![\d份])"
+        r"|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s?\d{1,2}(?:\s?[-–]\s?\d{1,2})?"
+        r"(?:,?\s?(?:19|20)\d{2})?(?!\d)"
+        r"|\b(?:19|20)\d{2}\s?(?:Q[1-4]|H[12])\b"
+        r"|(?<![\d.,+\-$¥])(?:19|20)\d{2}(?=\s?年|\b)(?![\d.%]|\s?(?:年\d|[万亿kKM×x倍%]))"
+    )),
+    ("identifier", "time", re.compile(r"(?<![\d:])\d{1,2}:\d{2}(?::\d{2})?(?![\d:])|(?<=\d)T\d{4}\b|\bT\d{4}\b")),
+    ("identifier", "issue", re.compile(r"#\d+\b|\b(?:issues|pull|pulls|discussions)/\d+\b|\b(?:issue|PR)\s?#?\d+\b", re.I)),
+    ("identifier", "ordinal", re.compile(
+        r"[①-⑳⑴-⒇❶-❿]|第\s?\d+\s?[条项节章轮期版]|(?:条目|增量|矛盾|来源|Item|item|Step|step)\s?\d+(?!\.\d)(?!\s?[条件个项处])"
+        r"|\bT-\d+\b|\b[A-Z]-\d\b|(?m:^\s*(?:\d+[.)、](?!\d)|\(\d+\)))|(?<=[\s(（])\(?\d{1,2}\)(?=\s)"
+        r"|(?<=[\s；;：:。，,])\d{1,2}\.(?=\s)"
+    )),
+    ("identifier", "version", re.compile(
+        r"(?<![\w.])[vV]\d+(?:\.\d+)*(?:[\w.\-]*)?(?![\w])"
+        rf"|(?<![\w\-]){_VERSIONED}\s?\d+(?:\.\d+)*(?:[\w.\-]*\w)?(?![\d.%×倍])(?!\s?(?:{_UNIT[3:-1]}|[万亿]))"
+        r"|(?<![\w.])\d+\.\d+\.\d+(?:[\w.\-]*\w)?"
+        r"|(?<![\w.])\d+\.\d+(?:rc|a|b|dev|post)\d*[\w.]*"
+    )),
+    ("identifier", "name", re.compile(
+        r"(?<![\w])\d+\s?[×xX]\s?\d+(?:\s?[×xX]\s?\d+)?(?!\s?(?:倍|[%kKM]))(?![\w.])"
+        r"|(?<![\w\-.])[A-Za-z][A-Za-z_]*(?:[\-_.]?[A-Za-z]*\d[\w]*)+(?:[\-_.][\w]+)*"
+        r"|(?<![\w\-.])\d+(?:\.\d+)?[BT](?![A-Za-z])(?=[\s\-,，、)）]|$)(?<=[BT])"
+        rf"|(?<![\w\-.])(?!\d+(?:\.\d+)?\s?(?:{_UNIT[3:-1]}|万亿|亿|万|千|[kKM]|[xX])(?![A-Za-z\d_]))"
+        r"\d+[A-Za-z]+[\w\-]*(?!/)"
+        rf"|(?<![\w\-]){_NAMED}\s\d+(?:\.\d+)?[A-Za-z]*(?![\d.%×倍])(?!\s?(?:{_UNIT[3:-1]}|[万亿]))"
+    )),
+    ("quantity", "number", re.compile(
+        r"(?P<cmp>[>≥<≤~约近超逾]\s?)?"
+        r"(?P<sign>(?<![\w.\-])[+\-−](?=[$¥€£]?\d))?"
+        r"(?P<cur>[$¥€£])?"
+        r"(?!(?:19|20)\d{2}[-/.年]\s?\d)"
+        rf"(?P<num>{_NUM})"
+        rf"(?P<mag1>\s?{_MAG})?"
+        rf"(?P<range>\s?[–—\-~～至到]\s?[+\-−]?[$¥€£]?{_NUM}(?:\s?{_MAG})?)?"
+        r"(?P<pct>\s?%)?"
+        r"(?P<mult>\s?(?:×|倍|[xX](?![A-Za-z])))?"
+        r"(?P<curw>\s?(?:美元|美金|元|人民币|USD|usd|刀))?"
+        rf"(?P<unit>\s?{_UNIT}(?![A-Za-z\d_]))?"
+    )),
+]
+
+_MEASURE_UNITS = re.compile(
+    r"tok|token|req/s|qps|tpm|rps|/s|gib|gb|mib|mb|tb|ms|μs|us|ns|^s$|min|^h$|小时|分钟|秒|^天$|^周$|^w$|kw", re.I
+)
+
+
+def _quantity_type(m: re.Match[str]) -> tuple[str, str | None]:
+    unit = (m.group("unit") or "").strip() or None
+    if m.group("cur") or m.group("curw"):
+        return "money", (m.group("curw") or m.group("cur") or "").strip()
+    if m.group("range"):
+        return "range", unit
+    if m.group("sign"):
+        return "change", unit
+    if m.group("mult") or unit == "倍":
+        return "multiplier", unit
+    if m.group("pct"):
+        return "percent", "%"
+    if m.group("mag1") or re.search(_MAG + "$", m.group("num")):
+        return "magnitude", unit
+    if unit and unit.lower() in ("k",):
+        return "magnitude", unit
+    if unit and _MEASURE_UNITS.search(unit):
+        return "measure", unit
+    if "." in m.group("num"):
+        return "decimal", unit
+    return "count", unit
+
+
+def scan(text: str) -> list[NumberToken]:
+    """Every number-bearing token in ``text``; URLs and paths are returned as identifiers.
+
+    Each pattern's next match is cached and searched again only once the scan has passed it,
+    so the scan stays linear in the text's length.
+    """
+    text = text.translate(_FULLWIDTH)
+    tokens: list[NumberToken] = []
+    pos = 0
+    n = len(text)
+    nxt: list[re.Match[str] | None] = [None] * len(_PATTERNS)
+    done = [False] * len(_PATTERNS)
+    while pos < n:
+        best: int | None = None
+        for i, (_, typ, rx) in enumerate(_PATTERNS):
+            if done[i]:
+                continue
+            m = nxt[i]
+            start = pos
+            while m is None or m.start() < pos:
+                m = rx.search(text, start)
+                if m is None:
+                    break
+                if m.end() == m.start() or (
+                    typ not in ("url", "path") and not re.search(r"[\d①-⑳⑴-⒇❶-❿]", m.group(0))
+                ):
+                    start = m.start() + 1
+                    m = None
+                    if start >= n:
+                        break
+                    continue
+            nxt[i] = m
+            if m is None:
+                done[i] = True
+                continue
+            if best is None or m.start() < nxt[best].start():  # type: ignore[union-attr]
+                best = i
+        if best is None:
+            break
+        kind, typ, _ = _PATTERNS[best]
+        m = nxt[best]
+        assert m is not None
+        start, end = m.start(), m.end()
+        if typ == "number":
+            qtype, unit = _quantity_type(m)
+            tokens.append(NumberToken(text[start:end].strip(), start, end, "quantity", qtype, unit))
+        elif typ == "path":
+            tokens.append(NumberToken(text[start:end], start, end, "identifier", "name"))
+        elif typ == "url":
+            for sub in re.finditer(r"\b(?:issues|pull|pulls|discussions)/\d+", m.group(0)):
+                tokens.append(NumberToken(sub.group(0), start + sub.start(), start + sub.end(), "identifier", "issue"))
+        else:
+            tokens.append(NumberToken(text[start:end].strip(), start, end, kind, typ))  # type: ignore[arg-type]
+        pos = max(end, start + 1)
+    return tokens
+
+
+def quantities(text: str) -> list[NumberToken]:
+    return [t for t in scan(text) if t.kind == "quantity"]
+
+
+def identifiers(text: str) -> list[NumberToken]:
+    return [t for t in scan(text) if t.kind == "identifier"]
+
+
+def parse_value(token_text: str) -> float | None:
+    """The first numeral of a token as a float (thousands separators removed)."""
+    cores = number_cores(token_text)
+    if not cores:
+        return None
+    try:
+        return float(cores[0])
+    except ValueError:
+        return None

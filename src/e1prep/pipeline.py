@@ -1,0 +1,244 @@
+"""draft_brief: manifest → load → produce → detect → merge → verify → Brief (one way, no writes)."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TypeVar
+
+from . import __version__
+from .checks import detect_all
+from .errors import InputError
+from .knowledge import KnowledgeDoc, arxiv_ids, parse_knowledge
+from .loading import KB, load_kb
+from .models import (
+    Action,
+    Anchor,
+    Baseline,
+    Brief,
+    Candidate,
+    Contradiction,
+    ContradictionKind,
+    EvidenceLevel,
+    Excluded,
+    Header,
+    Increment,
+    MaterialKind,
+    MaterialStatus,
+    Refresh,
+    Rejected,
+    RunInfo,
+    SourceEntry,
+)
+from .producers import Producer, Production
+from .rules import RulesProducer
+from .verify import Report, Verifier
+
+log = logging.getLogger(__name__)
+
+FIRST_PASS_NOTE = "规则版初稿（rule-based first pass）：未调用模型，需人工复核后再改活文档。"
+
+T = TypeVar("T", Increment, Refresh, Contradiction)
+
+
+def draft_brief(
+    manifest: str | Path,
+    kb: str | Path | None = None,
+    item: str | None = None,
+    *,
+    producer: Producer | None = None,
+) -> Brief:
+    """Draft the brief of one manifest item; raises ``InputError`` only for unusable input."""
+    loaded = load_kb(manifest, kb, item)
+    doc = living_document(loaded)
+    producer = producer or RulesProducer()
+    log.info("drafting %s with the %s backend (%d materials)", loaded.item.id, producer.name, len(loaded.materials))
+    production = producer.produce(loaded, doc)
+    if producer.name != "rules":
+        # the rules' facts are merged with a model's objects; the model adds, never replaces
+        production = _merge_productions(production, RulesProducer().produce(loaded, doc))
+    findings = detect_all(loaded, doc)
+    brief = assemble(loaded, doc, producer.name, production, findings.contradictions, findings.refreshes)
+    return apply_verification(brief, Verifier(loaded, doc))
+
+
+def living_document(kb: KB) -> KnowledgeDoc:
+    m = kb.knowledge_material
+    if m.status is not MaterialStatus.read:
+        raise InputError(kb.root / m.path, f"living document {m.status.value}: {m.reason}")
+    return parse_knowledge(m.path, m.text)
+
+
+def _norm_key(key: str) -> str:
+    return re.sub(r"[\s\-_/.·]+", "", key.lower())
+
+
+def merge(objects: Sequence[T]) -> list[T]:
+    """The same thing named twice (same kind, same key) becomes one object with all its sources."""
+    out: list[T] = []
+    index: dict[tuple[str, str], int] = {}
+    for obj in objects:
+        kind = getattr(obj, "kind", type(obj).__name__)
+        k = (str(kind), _norm_key(obj.key))
+        if k in index:
+            kept = out[index[k]]
+            sources = list(dict.fromkeys([*kept.sources, *obj.sources]))
+            out[index[k]] = kept.model_copy(update={"sources": sources, "numbers": [*kept.numbers, *[
+                n for n in obj.numbers if n not in kept.numbers]]})
+            continue
+        index[k] = len(out)
+        out.append(obj)
+    return out
+
+
+def _merge_productions(primary: Production, rules: Production) -> Production:
+    primary.refreshes = [*rules.refreshes, *primary.refreshes]
+    primary.excluded = [*rules.excluded, *primary.excluded]
+    primary.increments = [*rules.increments, *primary.increments]
+    primary.contradictions = [*rules.contradictions, *primary.contradictions]
+    return primary
+
+
+def anchors_of(kb: KB, doc: KnowledgeDoc) -> list[Anchor]:
+    """Exactly the arXiv ids that appear in the materials, with their status in the document."""
+    seen: dict[str, Anchor] = {}
+    for m in kb.materials:
+        if m.status is not MaterialStatus.read:
+            continue
+        ids = arxiv_ids(m.text)
+        front_id = str(m.front.get("arxiv") or "")
+        title = str(m.front.get("title") or "") if m.kind is MaterialKind.paper_card else ""
+        for arxiv in ids:
+            if arxiv in seen:
+                seen[arxiv].sources.append(m.path)
+                continue
+            seen[arxiv] = Anchor(
+                key=arxiv, arxiv=arxiv, title=title if arxiv == front_id else _title_near(m.text, arxiv),
+                status="anchored" if doc.anchored(arxiv) else "new", sections=doc.anchors.get(arxiv, []),
+                sources=[m.path],
+                evidence=EvidenceLevel.card if m.kind is MaterialKind.paper_card else EvidenceLevel.unverified,
+            )
+    return sorted(seen.values(), key=lambda a: a.arxiv)
+
+
+def _title_near(text: str, arxiv: str) -> str:
+    for line in text.split("\n"):
+        if arxiv in line:
+            line = re.sub(r"https?://\S+|arXiv[:：]?\s*\d{4}\.\d{4,5}(v\d+)?", "", line)
+            return line.strip(" #-*|：:（）()·").strip()[:80]
+    return ""
+
+
+def candidates_of(kb: KB, doc: KnowledgeDoc) -> list[Candidate]:
+    out = []
+    for m in kb.spot_checks:
+        arxiv = str(m.front.get("arxiv") or "") or None
+        status = "unknown" if not arxiv else ("anchored" if doc.anchored(arxiv) else "new")
+        out.append(Candidate(arxiv=arxiv, title=str(m.front.get("title") or ""), path=m.path, status=status,
+                             note=m.reason if m.status is not MaterialStatus.read else "抽查卡片，非清单材料，候选级"))
+    return out
+
+
+def sources_of(kb: KB, production: Production) -> list[SourceEntry]:
+    out = []
+    counts: dict[str, int] = {}
+    for obj in (*production.increments, *production.refreshes, *production.excluded):
+        for s in obj.sources:
+            counts[s] = counts.get(s, 0) + 1
+    for m in (*kb.materials, *kb.spot_checks, kb.knowledge_material):
+        status, reason = m.status, m.reason
+        if m.path in production.failures:
+            status, reason = MaterialStatus.failed, production.failures[m.path]
+        out.append(SourceEntry(
+            path=m.path, role=m.role, kind=m.kind, status=status, reason=reason,  # type: ignore[arg-type]
+            items=counts.get(m.path, 0), encoding=m.encoding, warnings=m.warnings,
+        ))
+    return out
+
+
+def actions_of(increments: list[Increment], contradictions: list[Contradiction]) -> tuple[list[Action], list[str]]:
+    actions = [
+        Action(text=f"{inc.section or '相关节'} 加一条 {inc.key}（只写要点与证据边界，不写不可引用的数字）",
+               section=inc.section, keys=[inc.key])
+        for inc in increments
+    ]
+    registered = [c for c in contradictions if c.kind in (
+        ContradictionKind.count_mismatch, ContradictionKind.bilingual_mismatch,
+        ContradictionKind.card_sections_mismatch, ContradictionKind.weekly_exceeds_total,
+        ContradictionKind.version_mismatch, ContradictionKind.injection_suspected)]
+    if registered:
+        keys = list(dict.fromkeys(c.key for c in registered))
+        actions.append(Action(text="开放问题处登记采集/口径矛盾：" + "、".join(keys), section=None, keys=keys))
+    do_not = [
+        "不引用任何标为不可引用的数字（厂商自述、搜索片段、摘要、截断或付费墙页面）。",
+        "不动活文档骨架；计数变化只刷新，不写成新观点。",
+        "不把不同模型、拓扑或计量口径的数字并列。",
+        "不为凑 arXiv 引用数回填任何未读原文的论文。",
+    ]
+    return actions, do_not
+
+
+def assemble(
+    kb: KB,
+    doc: KnowledgeDoc,
+    backend: str,
+    production: Production,
+    contradictions: list[Contradiction],
+    refreshes: list[Refresh],
+) -> Brief:
+    increments = merge(production.increments)
+    refreshes_all = merge([*refreshes, *production.refreshes])
+    contradictions_all = merge([*contradictions, *production.contradictions])
+    excluded: list[Excluded] = production.excluded
+    actions, do_not = actions_of(increments, contradictions_all)
+    read = sum(1 for m in kb.materials if m.status is MaterialStatus.read and m.path not in production.failures)
+    judgement = (
+        f"本批 {len(kb.materials)} 份材料（读取 {read} 份，未扫描清单外文件）：实质增量 {len(increments)} 条"
+        + (f"（{'、'.join(i.key for i in increments)}）" if increments else "")
+        + f"；复核后非新 {len(refreshes_all)} 件；矛盾与待核实 {len(contradictions_all)} 条；"
+        f"未采纳 {len(excluded)} 条。"
+    )
+    return Brief(
+        header=Header(job=kb.manifest.job, item=kb.item.id, topic=kb.item.topic, date=kb.date,
+                      score=kb.item.score, output=kb.item.output),
+        baseline=Baseline(path=doc.path, version=doc.version, lines=doc.line_count, anchors=len(doc.anchors),
+                          sections=len(doc.sections)),
+        judgement=judgement,
+        increments=increments,
+        refreshes=refreshes_all,
+        contradictions=contradictions_all,
+        anchors=anchors_of(kb, doc),
+        candidates=candidates_of(kb, doc),
+        excluded=excluded,
+        actions=actions,
+        do_not=do_not,
+        sources=sources_of(kb, production),
+        run=RunInfo(
+            backend=backend, model=production.model, prompt_versions=production.prompt_versions,
+            usage=production.usage, tool_version=__version__,
+            first_pass=FIRST_PASS_NOTE if backend == "rules" else "",
+        ),
+    )
+
+
+def apply_verification(brief: Brief, verifier: Verifier) -> Brief:
+    """Objects that fail move to ``rejected`` with their reasons; nothing is dropped silently."""
+    report: Report = verifier.verify(brief)
+    if report.clean:
+        return brief
+    kept: dict[str, list[object]] = {}
+    rejected = list(brief.rejected)
+    for name in ("increments", "refreshes", "contradictions", "anchors"):
+        keep = []
+        for n, obj in enumerate(getattr(brief, name)):
+            violations = report.for_object(f"{name}[{n}]")
+            if violations:
+                rejected.append(Rejected(
+                    list_name=name, key=obj.key, producer=getattr(obj, "producer", "rules"),  # type: ignore[arg-type]
+                    violations=violations, item=obj.model_dump(mode="json")))
+            else:
+                keep.append(obj)
+        kept[name] = keep
+    return brief.model_copy(update={**kept, "rejected": rejected})

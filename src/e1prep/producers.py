@@ -1,0 +1,32 @@
+"""What a producer (the rules backend, a model backend) hands to the pipeline."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from .knowledge import KnowledgeDoc
+from .loading import KB
+from .models import Contradiction, Excluded, Increment, Refresh, Usage
+
+
+@dataclass
+class Production:
+    """Objects drawn from the materials, plus per-material failures and run accounting."""
+
+    increments: list[Increment] = field(default_factory=list)
+    refreshes: list[Refresh] = field(default_factory=list)
+    contradictions: list[Contradiction] = field(default_factory=list)
+    excluded: list[Excluded] = field(default_factory=list)
+    failures: dict[str, str] = field(default_factory=dict)
+    usage: Usage = field(default_factory=Usage)
+    model: str | None = None
+    prompt_versions: dict[str, str] = field(default_factory=dict)
+
+
+class Producer(Protocol):
+    """Anything that turns a loaded KB into objects. ``name`` is recorded in the brief's ``run``."""
+
+    name: str
+
+    def produce(self, kb: KB, doc: KnowledgeDoc) -> Production: ...

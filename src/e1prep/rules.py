@@ -1,0 +1,354 @@
+"""The deterministic ``rules`` backend: no model, no network; reads notes and cards by rule.
+
+It decides, per item, new vs already present against the living document (zero hits of the
+item's own name: new), keeps non-quotable numbers out of the key points, and leaves counts,
+anchors and cross-document conflicts to the detectors, which run for every backend.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from .knowledge import KnowledgeDoc
+from .loading import KB, Material
+from .models import (
+    DocHits,
+    EvidenceLevel,
+    Excluded,
+    Increment,
+    MaterialKind,
+    MaterialStatus,
+    NumberCitation,
+    Refresh,
+    SourceRef,
+)
+from .notes import NoteItem, blocks, item_names, line_evidence, split_note
+from .numbers import parse_value, quantities
+from .producers import Production
+from .textindex import terms
+
+log = logging.getLogger(__name__)
+
+#: an item whose own date is this many days before the batch is stale (a reissued newsletter)
+STALE_DAYS = 180
+#: items whose vocabulary barely overlaps the living document are off-topic for it
+MIN_TOPIC_OVERLAP = 0.12
+
+_POINT_LINE = re.compile(r"^\s*(?:[-*+]|\d{1,2}[.)、])\s+(.*\S)\s*$")
+_META_PREFIX = re.compile(
+    r"^(?:URL|链接|来源|核查|部分核查|证据|日期|发布日期|发布|文档最后更新|Check|Checked|Evidence|Date|Source|"
+    r"Link|要点|Key points|Points|初判|关联|Status|状态)\s*[:：]",
+    re.I,
+)
+_BOUNDARY_PREFIX = re.compile(r"^(?:边界|证据边界|注意|限定|Caveat|Boundary|Limits?)\s*[:：]", re.I)
+
+
+@dataclass
+class SectionIndex:
+    """Term weights per §x.y section, for suggesting where an item belongs."""
+
+    sections: list[tuple[str, Counter[str]]]
+    idf: dict[str, float]
+    vocabulary: frozenset[str]
+
+    @classmethod
+    def build(cls, doc: KnowledgeDoc) -> SectionIndex:
+        lines = doc.text.split("\n")
+        leaves = [s for s in doc.sections if s.id.count(".") >= 1] or doc.sections
+        sections = [(s.id, terms("\n".join(lines[s.start - 1 : s.end]))) for s in leaves]
+        df: Counter[str] = Counter()
+        for _, bag in sections:
+            df.update(bag.keys())
+        n = max(len(sections), 1)
+        idf = {t: math.log((n + 1) / (c + 0.5)) for t, c in df.items()}
+        return cls(sections, idf, frozenset(terms(doc.text)))
+
+    def suggest(self, text: str) -> str | None:
+        bag = terms(text)
+        best, best_score = None, 0.0
+        for sid, sec in self.sections:
+            score = sum(self.idf.get(t, 0.0) for t in bag if t in sec)
+            if score > best_score:
+                best, best_score = sid, score
+        return best
+
+    def overlap(self, text: str) -> float:
+        bag = set(terms(text))
+        if not bag:
+            return 0.0
+        return len(bag & self.vocabulary) / len(bag)
+
+
+def _days_between(earlier: str, later: str) -> int | None:
+    from datetime import date
+
+    def parse(s: str) -> date | None:
+        m = re.match(r"(\d{4})-(\d{2})(?:-(\d{2}))?", s)
+        if not m:
+            return None
+        return date(int(m.group(1)), int(m.group(2)), int(m.group(3) or 1))
+
+    a, b = parse(earlier), parse(later)
+    if a is None or b is None:
+        return None
+    return (b - a).days
+
+
+def cite_numbers(text: str, level: EvidenceLevel, material: Material, quote: str, line: int | None) -> list[NumberCitation]:
+    """A citation for every quantity in ``text``, as written, with the level it was read at."""
+    out = []
+    for tok in quantities(text):
+        out.append(
+            NumberCitation(
+                text=tok.text,
+                value=parse_value(tok.text),
+                unit=tok.unit,
+                evidence=level,
+                source=SourceRef(path=material.path, line_start=line, line_end=line, quote=quote.strip()),
+                quotable=level.quotable,
+            )
+        )
+    return out
+
+
+def choose_key(names: list[str], doc: KnowledgeDoc) -> tuple[str, list[DocHits]]:
+    """The item's key: its first name with zero hits in the document, else its first name."""
+    hits = [doc.search(n) for n in names]
+    for name, h in zip(names, hits, strict=True):
+        if h.hits == 0 and not re.fullmatch(r"[\u4e00-\u9fff]{1,3}", name):
+            return name, hits
+    return (names[0] if names else ""), hits
+
+
+class RulesProducer:
+    """The embedded default backend."""
+
+    name = "rules"
+
+    def produce(self, kb: KB, doc: KnowledgeDoc) -> Production:
+        index = SectionIndex.build(doc)
+        out = Production()
+        for material in kb.materials:
+            if material.status is not MaterialStatus.read:
+                continue
+            if material.kind is MaterialKind.repo_card:
+                self._repo_card(material, doc, index, out)
+            elif material.kind is MaterialKind.paper_card:
+                self._paper_card(material, doc, out)
+            elif material.kind in (MaterialKind.inbox_note, MaterialKind.other):
+                for item in split_note(material.path, material.body, material.body_line):
+                    self._note_item(kb, material, item, doc, index, out)
+        return out
+
+    # --- inbox notes --------------------------------------------------------------------------
+
+    def _note_item(
+        self, kb: KB, material: Material, item: NoteItem, doc: KnowledgeDoc, index: SectionIndex, out: Production
+    ) -> None:
+        names = _title_names(item) or item_names(item)
+        if not names:
+            names = [item.title[:30] or f"{material.path}#{item.index}"]
+        key, hits = choose_key(names, doc)
+        url_known = bool(item.url and item.url in doc.text)
+        key_hits = next((h.hits for h in hits if h.term == key), 0)
+        known = url_known or key_hits > 0
+        age = _days_between(item.date, kb.date) if item.date else None
+        excluded_reason = None
+        if age is not None and age > STALE_DAYS:
+            excluded_reason = f"内容日期 {item.date}，早于批次 {age} 天（旧刊/旧内容），不作增量"
+        elif item.evidence not in (EvidenceLevel.verified, EvidenceLevel.partial):
+            excluded_reason = f"{item.evidence.label}（{item.remark or '无核查说明'}），列为待核查线索，不作增量"
+        elif not known and index.overlap(item.text) < MIN_TOPIC_OVERLAP:
+            excluded_reason = "与活文档主题词几乎不重合，判为非本主题"
+        if excluded_reason:
+            out.excluded.append(
+                Excluded(key=key, sources=[material.path], evidence=item.evidence, reason=excluded_reason, url=item.url)
+            )
+            return
+        if known:
+            where = sorted({s for h in hits for s in h.sections})
+            summary = (
+                f"{key}：活文档已收" + (f"（{'、'.join(where)}）" if where else "")
+                + ("，同一 URL 已在文档中" if url_known else "") + "；本轮不构成增量。"
+            )
+            out.refreshes.append(
+                Refresh(key=key, sources=[material.path], evidence=item.evidence, summary=summary, doc_hits=hits)
+            )
+            return
+        out.increments.append(self._increment(material, item, key, hits, index))
+
+    def _increment(
+        self, material: Material, item: NoteItem, key: str, hits: list[DocHits], index: SectionIndex
+    ) -> Increment:
+        points: list[str] = []
+        boundary: list[str] = []
+        numbers: list[NumberCitation] = []
+        for offset, block in blocks(item.text)[1:]:
+            line_no = item.line_start + offset
+            text = _point_text(block)
+            if not text:
+                continue
+            first = block.strip().split("\n")[0]
+            if _META_PREFIX.match(_strip_bullet(first)):
+                continue
+            level = line_evidence(block) or item.evidence
+            if _BOUNDARY_PREFIX.match(_strip_bullet(first)):
+                boundary.append(text)
+                numbers += cite_numbers(text, level, material, text, line_no)
+                continue
+            cited = cite_numbers(text, level, material, text, line_no)
+            numbers += cited
+            if cited and not level.quotable:
+                boundary.append(f"{text}（{level.label}，数字不可引用）")
+            else:
+                points.append(text)
+        rel = "；".join(f"活文档全文检索「{h.term}」{h.hits} 命中" for h in hits[:3])
+        return Increment(
+            key=key,
+            title=item.title,
+            sources=[material.path],
+            url=item.url,
+            evidence=item.evidence,
+            evidence_note=f"笔记自述「{item.remark}」，本轮未开原网页复核" if item.remark else "笔记无核查说明",
+            points=points,
+            relation=rel + ("——是新条目，不是既有条目的复述。" if hits and all(h.hits == 0 for h in hits[:1]) else ""),
+            doc_hits=hits[:3],
+            section=index.suggest(item.text),
+            boundary=boundary,
+            numbers=numbers,
+        )
+
+    # --- cards ---------------------------------------------------------------------------------
+
+    def _repo_card(self, material: Material, doc: KnowledgeDoc, index: SectionIndex, out: Production) -> None:
+        repo = str(material.front.get("repo") or _repo_from_path(material.path))
+        short = repo.split("/")[-1]
+        hits = [doc.search(repo), doc.search(short)]
+        if any(h.hits for h in hits):
+            return  # known: the count_refresh detector reports what moved
+        summary = _section(material.body, ("Summary", "简介", "Description")) or material.body.strip()[:200]
+        stars, weekly = material.front.get("stars"), material.front.get("stars_weekly")
+        boundary = []
+        numbers: list[NumberCitation] = []
+        if stars is not None:
+            seen = material.front.get("last_seen") or material.front.get("first_seen") or ""
+            boundary.append(f"卡片采集：{stars} ⭐ / 周增 +{weekly or 0}（{seen} 采集，计数不作结论）")
+            for field in ("stars", "stars_weekly"):
+                value = material.front.get(field)
+                if value is not None:
+                    numbers.append(_card_citation(material, field, value))
+            if weekly is None:
+                numbers.append(_card_citation(material, "stars_weekly", 0, quote=False))
+        points = [summary.split("\n")[0].strip()] if summary else []
+        point_numbers = [c for p in points for c in cite_numbers(p, EvidenceLevel.vendor, material, p, None)]
+        if point_numbers:
+            boundary.append(f"{points[0]}（仓库自述，数字不可引用）")
+            numbers += point_numbers
+            points = []
+        out.increments.append(
+            Increment(
+                key=short,
+                title=repo,
+                sources=[material.path],
+                url=str(material.front.get("url") or "") or None,
+                evidence=EvidenceLevel.card,
+                evidence_note="repo_card 采集元数据；仓库本身本轮未打开",
+                points=points,
+                relation="；".join(f"活文档全文检索「{h.term}」{h.hits} 命中" for h in hits),
+                doc_hits=hits,
+                section=index.suggest(material.body),
+                boundary=boundary,
+                numbers=numbers,
+            )
+        )
+
+    def _paper_card(self, material: Material, doc: KnowledgeDoc, out: Production) -> None:
+        arxiv = str(material.front.get("arxiv") or "")
+        title = str(material.front.get("title") or arxiv or material.path)
+        if arxiv and doc.anchored(arxiv):
+            out.refreshes.append(
+                Refresh(
+                    key=title,
+                    sources=[material.path],
+                    evidence=EvidenceLevel.card,
+                    summary=f"arXiv:{arxiv} 已是活文档锚点（{'、'.join(doc.anchors[arxiv]) or '附录'}）；卡片刷新不构成新观点。",
+                )
+            )
+            return
+        out.excluded.append(
+            Excluded(
+                key=title,
+                sources=[material.path],
+                evidence=EvidenceLevel.summary,
+                reason="paper_card 只有 TLDR/摘要级信息，未读原文：列为候选，不作增量",
+            )
+        )
+
+
+def _card_citation(material: Material, field: str, value: object, quote: bool = True) -> NumberCitation:
+    line = next((n for n, ln in enumerate(material.lines, 1) if re.match(rf"^\s*-?\s*{field}\s*:", ln)), None)
+    text = str(value)
+    return NumberCitation(
+        text=text,
+        value=parse_value(text),
+        unit="⭐" if field.startswith("stars") else None,
+        evidence=EvidenceLevel.card,
+        source=SourceRef(
+            path=material.path, line_start=line, line_end=line,
+            quote=material.lines[line - 1].strip() if (line and quote) else None,
+        ),
+        quotable=False,
+    )
+
+
+def _strip_bullet(line: str) -> str:
+    return re.sub(r"^\s*(?:[-*+]|\d{1,2}[.)、])\s+", "", line).strip()
+
+
+def _point_text(block: str) -> str:
+    lines = [_strip_bullet(ln) if n == 0 else ln.strip() for n, ln in enumerate(block.split("\n"))]
+    text = " ".join(x for x in lines if x)
+    text = re.sub(r"\[([^\]]+)\]\(([^)]+)\)", r"\1（\2）", text)
+    return text.replace("**", "").strip()
+
+
+def _section(body: str, names: tuple[str, ...]) -> str:
+    for name in names:
+        m = re.search(rf"^#+\s*{re.escape(name)}\s*$\n(.*?)(?=^#+\s|\Z)", body, re.M | re.S | re.I)
+        if m and m.group(1).strip():
+            return m.group(1).strip()
+    return ""
+
+
+def _repo_from_path(path: str) -> str:
+    stem = path.rsplit("/", 1)[-1].removesuffix(".md")
+    return re.sub(r"^\d+-", "", stem)
+
+
+_TITLE_RUN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-_./][A-Za-z0-9]+)*(?:\s[A-Z][A-Za-z0-9]*(?:[-_./][A-Za-z0-9]+)*)*")
+_GENERIC = frozenset(
+    {"github", "readme", "docs", "blog", "note", "vs", "api", "release", "notes", "issue", "pr", "rfc", "the"}
+)
+
+
+def _title_names(item: NoteItem) -> list[str]:
+    """Names in the item's title, then its repo URL: ``'DeepSeek 开源 DeepInfer 推理栈'`` → DeepSeek, DeepInfer."""
+    names: list[str] = []
+    title = re.split(r"[（(]", item.title)[0]
+    for m in _TITLE_RUN.finditer(title):
+        name = re.sub(r"\s+v?\d+(?:\.\d+)+\S*$", "", m.group(0)).strip(" ./-")
+        if len(name) >= 2 and name.lower() not in _GENERIC and not re.fullmatch(r"v?\d+(\.\d+)*", name):
+            names.append(name)
+    for url in item.urls:
+        m = re.match(r"https?://(?:www\.)?github\.com/([\w.\-]+)/([\w.\-]+)", url)
+        if m:
+            names += [f"{m.group(1)}/{m.group(2)}", m.group(2)]
+    if not names:
+        cjk = re.match(r"\s*([^\s，。：:、（(—]{2,16})", title)
+        if cjk:
+            names.append(cjk.group(1))
+    return list(dict.fromkeys(names))

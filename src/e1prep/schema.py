@@ -1,0 +1,78 @@
+"""Published JSON Schemas: generated from the models, checked for drift, used to validate output."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+from pydantic import BaseModel
+
+from .errors import InputError, SchemaDriftError
+from .golden import GoldenCase
+from .models import Brief
+
+SCHEMAS: dict[str, type[BaseModel]] = {
+    "brief.schema.json": Brief,
+    "golden-case.schema.json": GoldenCase,
+}
+
+
+def schema_dir() -> Path:
+    """``schemas/`` at the project root (the published copies live in the repository)."""
+    return Path(__file__).resolve().parents[2] / "schemas"
+
+
+def generate(name: str) -> dict[str, Any]:
+    schema = SCHEMAS[name].model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["$id"] = f"https://e1prep.invalid/schemas/{name}"
+    return schema
+
+
+def dumps(schema: dict[str, Any]) -> str:
+    return json.dumps(schema, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+
+
+def write_all(folder: Path | None = None) -> list[Path]:
+    folder = folder or schema_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name in SCHEMAS:
+        path = folder / name
+        path.write_text(dumps(generate(name)), encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def drift(folder: Path | None = None) -> list[str]:
+    """Names of published schemas that differ from what the models generate now."""
+    folder = folder or schema_dir()
+    stale = []
+    for name in SCHEMAS:
+        path = folder / name
+        if not path.exists() or path.read_text(encoding="utf-8") != dumps(generate(name)):
+            stale.append(name)
+    return stale
+
+
+@lru_cache(maxsize=4)
+def _published(name: str) -> dict[str, Any]:
+    path = schema_dir() / name
+    if path.exists():
+        loaded: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        return loaded
+    return generate(name)
+
+
+def validate_brief_json(data: Any, *, where: str = "brief") -> None:
+    """Validate against the published brief schema; ``InputError`` names the first problem."""
+    if drift_names := [n for n in drift() if n == "brief.schema.json" and (schema_dir() / n).exists()]:
+        raise SchemaDriftError(f"published {drift_names[0]} drifted from the models: run `python -m e1prep schema`")
+    validator = jsonschema.Draft202012Validator(_published("brief.schema.json"))
+    error = jsonschema.exceptions.best_match(validator.iter_errors(data))
+    if error is not None:
+        loc = "/".join(str(p) for p in error.absolute_path) or "(top level)"
+        raise InputError(where, f"does not match schemas/brief.schema.json at {loc}: {error.message}")

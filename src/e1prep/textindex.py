@@ -1,0 +1,30 @@
+"""Bag-of-terms for overlap scoring: Latin words and CJK bigrams (no tokenizer dependency)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+_LATIN = re.compile(r"[A-Za-z][A-Za-z0-9\-_.]{2,}")
+_CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
+STOP = frozenset(
+    "the and for with from that this are was were has have not but its into via per use using http https www "
+    "com org html github blob main md url note notes".split()
+)
+CJK_STOP = frozenset({"本轮", "一个", "可以", "没有", "以及", "我们", "这个", "已经", "需要", "进行", "材料", "笔记"})
+
+
+def terms(text: str) -> Counter[str]:
+    """Lowercased Latin words (3+ chars) and CJK character bigrams, with counts."""
+    bag: Counter[str] = Counter()
+    for m in _LATIN.finditer(text):
+        word = m.group(0).lower().strip(".-_")
+        if word not in STOP and len(word) >= 3:
+            bag[word] += 1
+    for m in _CJK_RUN.finditer(text):
+        run = m.group(0)
+        for i in range(len(run) - 1):
+            gram = run[i : i + 2]
+            if gram not in CJK_STOP:
+                bag[gram] += 1
+    return bag

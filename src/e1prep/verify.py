@@ -1,0 +1,296 @@
+"""The deterministic verifier: no number without a cited evidence level, nothing ungrounded.
+
+Rule ids are stable; a report lists (object path, rule, offending text, reason). The verifier
+never calls a model and never trusts the level a citation claims: it re-reads the level from
+the material line the number stands on.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .knowledge import ARXIV_RE, KnowledgeDoc
+from .loading import KB, Material
+from .models import (
+    Anchor,
+    Brief,
+    Contradiction,
+    EvidenceLevel,
+    Increment,
+    MaterialKind,
+    MaterialStatus,
+    NumberCitation,
+    Refresh,
+    Violation,
+)
+from .notes import URL_RE, blocks, line_evidence, split_note
+from .numbers import normalize, number_cores, occurs_in, scan
+
+RULES: dict[str, str] = {
+    "quantity-uncited": "every quantity in an object's text is bound to a number citation",
+    "citation-not-in-source": "the cited number occurs in the cited material",
+    "quote-not-in-source": "the citation's verbatim quote occurs in the cited material",
+    "source-not-read": "a citation or object names a material that is not in scope or was not read",
+    "evidence-overstated": "a citation claims a level above the one its material line carries",
+    "not-quotable-as-finding": "a number at a non-quotable level appears as a finding in an increment's key points",
+    "identifier-ungrounded": "a version, date, name or issue number is not found in any source",
+    "section-unknown": "a § section reference does not exist in the living document",
+    "arxiv-malformed": "an arXiv id is not well formed",
+    "arxiv-not-in-material": "an arXiv id does not occur in any material",
+    "anchor-status-wrong": "an anchor's status disagrees with the living document",
+    "url-not-in-material": "a URL does not occur in any material",
+    "hit-count-wrong": "a hit count disagrees with a fresh search of the living document",
+    "sources-incomplete": "a material of the manifest is missing from the sources",
+}
+
+_HIT_CLAIM = re.compile(r"「([^」]+)」\s*=?\s*(\d+)\s*命中|(\S+?)\s*=\s*(\d+)\s*命中")
+_NOT_FOUND = re.compile(r"「([^」]+)」\s*(?:未命中|零命中|无命中)")
+_TEXT_FIELDS = ("title", "points", "relation", "boundary", "summary", "claim", "detail", "action", "evidence_note")
+
+
+@dataclass
+class MaterialFacts:
+    """A material prepared for checks: normalised text and the evidence level of each line."""
+
+    material: Material
+    normalized: str
+    line_levels: list[tuple[str, EvidenceLevel | None]] = field(default_factory=list)
+
+    @classmethod
+    def build(cls, material: Material) -> MaterialFacts:
+        facts = cls(material, normalize(material.text))
+        lines = material.text.split("\n")
+        levels: list[EvidenceLevel | None] = [None] * len(lines)
+        if material.kind in (MaterialKind.inbox_note, MaterialKind.other):
+            for item in split_note(material.path, material.body, material.body_line):
+                for offset, block in blocks(item.text):
+                    level = line_evidence(block) or item.evidence
+                    first = item.line_start + offset
+                    for k in range(block.count("\n") + 1):
+                        if 0 < first + k <= len(levels):
+                            levels[first + k - 1] = level
+        elif material.kind in (MaterialKind.repo_card, MaterialKind.paper_card, MaterialKind.knowledge):
+            levels = [EvidenceLevel.card] * len(lines)
+        facts.line_levels = [(normalize(line), lvl) for line, lvl in zip(lines, levels, strict=True)]
+        return facts
+
+    def level_of(self, number: str) -> EvidenceLevel | None:
+        """The strictest level among the lines where ``number`` stands (None: found nowhere)."""
+        found: list[EvidenceLevel] = []
+        for norm, lvl in self.line_levels:
+            if lvl is not None and occurs_in(number, norm):
+                found.append(lvl)
+        if not found:
+            return None
+        return next((lvl for lvl in found if not lvl.quotable), found[0])
+
+
+@dataclass
+class Report:
+    violations: list[Violation] = field(default_factory=list)
+
+    @property
+    def clean(self) -> bool:
+        return not self.violations
+
+    def for_object(self, prefix: str) -> list[Violation]:
+        return [v for v in self.violations if v.path == prefix or v.path.startswith(prefix + ".")]
+
+    def render(self) -> str:
+        if self.clean:
+            return "verification: clean (0 violations)"
+        lines = [f"verification: {len(self.violations)} violation(s)"]
+        for v in self.violations:
+            lines.append(f"  {v.path}  [{v.rule}]  {v.text!r}: {v.reason}")
+        return "\n".join(lines)
+
+
+class Verifier:
+    """Checks brief objects against the KB the brief was drafted from."""
+
+    def __init__(self, kb: KB, doc: KnowledgeDoc) -> None:
+        self.kb = kb
+        self.doc = doc
+        self.facts: dict[str, MaterialFacts] = {}
+        for m in (*kb.materials, *kb.spot_checks, kb.knowledge_material):
+            if m.status is MaterialStatus.read:
+                self.facts[m.path] = MaterialFacts.build(m)
+        self.scope = {m.path for m in (*kb.materials, *kb.spot_checks)}
+        self.all_text = "\n".join(
+            m.text for m in (*kb.materials, *kb.spot_checks) if m.status is MaterialStatus.read
+        )
+        self.section_ids = {s.id for s in doc.sections}
+        self._hits: dict[str, int] = {}
+
+    def hits(self, term: str) -> int:
+        if term not in self._hits:
+            self._hits[term] = self.doc.search(term).hits
+        return self._hits[term]
+
+    # --- whole brief ---------------------------------------------------------------------------
+
+    def verify(self, brief: Brief) -> Report:
+        report = Report()
+        for name in ("increments", "refreshes", "contradictions", "anchors"):
+            for n, obj in enumerate(getattr(brief, name)):
+                report.violations += self.check_object(f"{name}[{n}]", obj)
+        listed = {s.path for s in brief.sources}
+        for path in self.kb.item.materials:
+            if path not in listed:
+                report.violations.append(Violation(
+                    path="sources", rule="sources-incomplete", text=path,
+                    reason="material of the manifest has no entry in the sources"))
+        return report
+
+    def check_object(self, path: str, obj: Increment | Refresh | Contradiction | Anchor) -> list[Violation]:
+        out: list[Violation] = []
+        for src in obj.sources:
+            if src not in self.scope:
+                out.append(Violation(path=f"{path}.sources", rule="source-not-read", text=src,
+                                     reason="not a material of this manifest item"))
+            elif src not in self.facts:
+                out.append(Violation(path=f"{path}.sources", rule="source-not-read", text=src,
+                                     reason="material was not read"))
+        if isinstance(obj, Anchor):
+            return out + self._anchor(path, obj)
+        citations = obj.numbers
+        for n, cite in enumerate(citations):
+            out += self._citation(f"{path}.numbers[{n}]", cite)
+        for field_path, text in _texts(path, obj):
+            out += self._text(field_path, text, obj, citations)
+        if isinstance(obj, Increment):
+            out += self._points_quotable(path, obj)
+        for h in getattr(obj, "doc_hits", []):
+            fresh = self.hits(h.term)
+            if fresh != h.hits:
+                out.append(Violation(path=f"{path}.doc_hits", rule="hit-count-wrong", text=f"{h.term}={h.hits}",
+                                     reason=f"a fresh search finds {fresh}"))
+        url = getattr(obj, "url", None)
+        if url and url not in self.all_text:
+            out.append(Violation(path=f"{path}.url", rule="url-not-in-material", text=url,
+                                 reason="URL occurs in no material"))
+        return out
+
+    # --- pieces --------------------------------------------------------------------------------
+
+    def _citation(self, path: str, cite: NumberCitation) -> list[Violation]:
+        facts = self.facts.get(cite.source.path)
+        if facts is None:
+            return [Violation(path=f"{path}.source", rule="source-not-read", text=cite.source.path,
+                              reason="cited material is not in scope or was not read")]
+        out = []
+        if not occurs_in(cite.text, facts.normalized):
+            out.append(Violation(path=path, rule="citation-not-in-source", text=cite.text,
+                                 reason=f"not found in {cite.source.path}"))
+        if cite.source.quote and normalize(cite.source.quote) not in facts.normalized:
+            out.append(Violation(path=f"{path}.source.quote", rule="quote-not-in-source",
+                                 text=cite.source.quote[:80], reason=f"not verbatim in {cite.source.path}"))
+        if cite.source.url and cite.source.url not in self.all_text:
+            out.append(Violation(path=f"{path}.source.url", rule="url-not-in-material", text=cite.source.url,
+                                 reason="URL occurs in no material"))
+        actual = facts.level_of(cite.text)
+        if actual is not None and (cite.quotable or cite.evidence.quotable) and not actual.quotable:
+            out.append(Violation(path=path, rule="evidence-overstated", text=cite.text,
+                                 reason=f"its line in {cite.source.path} is {actual.value} ({actual.label}), "
+                                        f"but the citation says {cite.evidence.value}, quotable={cite.quotable}"))
+        return out
+
+    def _text(
+        self, path: str, text: str, obj: Increment | Refresh | Contradiction, cites: list[NumberCitation]
+    ) -> list[Violation]:
+        out: list[Violation] = []
+        cited_cores = [set(number_cores(c.text)) for c in cites]
+        hit_spans = [m.span() for m in _HIT_CLAIM.finditer(text)]
+        for m in _HIT_CLAIM.finditer(text):
+            term, count = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+            fresh = self.hits(term)
+            if fresh != int(count):
+                out.append(Violation(path=path, rule="hit-count-wrong", text=m.group(0),
+                                     reason=f"a fresh search finds {fresh} hit(s) of {term!r}"))
+        for m in _NOT_FOUND.finditer(text):
+            if self.hits(m.group(1)):
+                out.append(Violation(path=path, rule="hit-count-wrong", text=m.group(0),
+                                     reason=f"{m.group(1)!r} occurs {self.hits(m.group(1))} time(s)"))
+        sources = [self.facts[s].normalized for s in obj.sources if s in self.facts]
+        doc_norm = self.facts[self.doc.path].normalized if self.doc.path in self.facts else normalize(self.doc.text)
+        for tok in scan(text):
+            if any(a <= tok.start < b for a, b in hit_spans):
+                continue
+            if tok.kind == "quantity":
+                cores = set(tok.cores)
+                if not any(cores <= c for c in cited_cores):
+                    out.append(Violation(path=path, rule="quantity-uncited", text=tok.text,
+                                         reason="no number citation of this object carries it"))
+            elif tok.type == "section":
+                sid = "§" + re.sub(r"^(?:§|Section|Sec\.|章节)\s*", "", tok.text, flags=re.I).split("-")[0].strip()
+                if sid not in self.section_ids:
+                    out.append(Violation(path=path, rule="section-unknown", text=tok.text,
+                                         reason="no such section in the living document"))
+            elif tok.type == "arxiv":
+                out += self._arxiv_text(path, tok.text)
+            elif tok.type in ("version", "issue", "name", "date"):
+                if not any(occurs_in(tok.text, s) for s in (*sources, doc_norm)) and not self._in_header(tok.text):
+                    out.append(Violation(path=path, rule="identifier-ungrounded", text=tok.text,
+                                         reason="found in none of the object's sources nor the living document"))
+        for url in URL_RE.findall(text):
+            url = url.rstrip(".,;:)")
+            if url not in self.all_text:
+                out.append(Violation(path=path, rule="url-not-in-material", text=url, reason="URL occurs in no material"))
+        return out
+
+    def _in_header(self, token: str) -> bool:
+        header = normalize(f"{self.kb.date} {self.kb.manifest.created} {self.doc.version or ''}")
+        return occurs_in(token, header)
+
+    def _arxiv_text(self, path: str, text: str) -> list[Violation]:
+        ids = [m.group(1) for m in ARXIV_RE.finditer(text)]
+        if not ids:
+            return [Violation(path=path, rule="arxiv-malformed", text=text, reason="not a well-formed arXiv id")]
+        return [Violation(path=path, rule="arxiv-not-in-material", text=i, reason="occurs in no material")
+                for i in ids if i not in self.all_text and not self.doc.anchored(i)]
+
+    def _anchor(self, path: str, anchor: Anchor) -> list[Violation]:
+        out = []
+        if not re.fullmatch(r"\d{2}(0[1-9]|1[0-2])\.\d{4,5}", anchor.arxiv):
+            out.append(Violation(path=f"{path}.arxiv", rule="arxiv-malformed", text=anchor.arxiv,
+                                 reason="not a well-formed arXiv id"))
+        if anchor.arxiv not in self.all_text:
+            out.append(Violation(path=f"{path}.arxiv", rule="arxiv-not-in-material", text=anchor.arxiv,
+                                 reason="occurs in no material"))
+        actual = "anchored" if self.doc.anchored(anchor.arxiv) else "new"
+        if anchor.status != actual:
+            out.append(Violation(path=f"{path}.status", rule="anchor-status-wrong", text=anchor.status,
+                                 reason=f"the living document says {actual}"))
+        return out
+
+    def _points_quotable(self, path: str, inc: Increment) -> list[Violation]:
+        """A number read at a non-quotable level must not be a finding in the key points."""
+        out = []
+        bad = [c for c in inc.numbers if not c.quotable or not c.evidence.quotable]
+        for n, point in enumerate(inc.points):
+            for tok in scan(point):
+                if tok.kind != "quantity":
+                    continue
+                cores = set(tok.cores)
+                binding = [c for c in inc.numbers if cores <= set(number_cores(c.text))]
+                levels = [self.facts[c.source.path].level_of(c.text) for c in binding if c.source.path in self.facts]
+                if (binding and all(c in bad for c in binding)) or any(
+                    lvl is not None and not lvl.quotable and lvl is not EvidenceLevel.card for lvl in levels
+                ):
+                    out.append(Violation(path=f"{path}.points[{n}]", rule="not-quotable-as-finding", text=tok.text,
+                                         reason="read at a non-quotable level; belongs in the evidence boundary"))
+        return out
+
+
+def _texts(path: str, obj: Any) -> Iterator[tuple[str, str]]:
+    for name in _TEXT_FIELDS:
+        value = getattr(obj, name, None)
+        if isinstance(value, str) and value:
+            yield f"{path}.{name}", value
+        elif isinstance(value, list):
+            for n, v in enumerate(value):
+                if isinstance(v, str):
+                    yield f"{path}.{name}[{n}]", v
