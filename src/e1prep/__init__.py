@@ -2,11 +2,11 @@
 
 __version__ = "0.1.0"
 
-from .errors import E1PrepError, InputError, ManifestError  # noqa: E402
-from .models import Anchor, Brief, Contradiction, EvidenceLevel, Increment, Refresh  # noqa: E402
-from .pipeline import draft_brief  # noqa: E402
-from .render import render_markdown  # noqa: E402
-from .verify import Verifier  # noqa: E402
+from .errors import E1PrepError, InputError, ManifestError
+from .models import Anchor, Brief, Contradiction, EvidenceLevel, Increment, Refresh
+from .pipeline import draft_brief
+from .render import render_markdown
+from .verify import Verifier
 
 __all__ = [
     "Anchor",

@@ -28,7 +28,7 @@ from .numbers import parse_value, quantities
 from .textindex import terms
 
 STALE_DAYS = 180
-CARD_SECTIONS_MIN_OVERLAP = 0.08
+CARD_SECTIONS_MIN_OVERLAP = 0.0  # overlap alone is no signal across languages; the kind clash decides
 
 _STARS = re.compile(r"(\d[\d,]*)\s*⭐")
 _WEEKLY = re.compile(r"周增\s*([+\-]?\d[\d,]*)")
@@ -229,7 +229,7 @@ def stale(kb: KB, doc: KnowledgeDoc) -> Findings:
             continue
         out.append(Contradiction(
             key=_item_key(item), kind=ContradictionKind.stale, sources=[material.path], evidence=item.evidence,
-            claim=f"内容日期 {item.date}，比批次 {kb.date} 早 {age} 天：旧内容，不是本期资讯。",
+            claim=f"内容日期 {item.date}，远早于批次日期 {kb.date}：旧内容，不是本期资讯。",
             action="不作增量；如需跟进，找最新一期再核。",
             location=SourceRef(path=material.path, url=item.url, line_start=item.line_start, line_end=item.line_end),
         ))
@@ -240,8 +240,6 @@ def not_quotable(kb: KB, doc: KnowledgeDoc) -> Findings:
     """Numbers read at a level that is not quotable, and summary-only leads, listed with their level."""
     out = []
     for material, item in _items(kb):
-        if item.access_blocked and item.evidence is not EvidenceLevel.summary:
-            continue  # access_blocked registers it
         cites: list[NumberCitation] = []
         for offset, block in blocks(item.text):
             level = line_evidence(block) or item.evidence
@@ -252,7 +250,7 @@ def not_quotable(kb: KB, doc: KnowledgeDoc) -> Findings:
             scanned = re.sub(r"^\s*\|\s*\d{1,3}\s*\|", "|", block)
             cites += [_cite(q.text, level, material.path, quote, line) for q in quantities(scanned)
                       if not re.match(r"^\s*(?:URL|链接)", quote)]
-        lead = item.evidence in (EvidenceLevel.summary, EvidenceLevel.unverified)
+        lead = item.evidence in (EvidenceLevel.summary, EvidenceLevel.unverified) and not item.access_blocked
         if not cites and not lead:
             continue
         levels = sorted({c.evidence.label for c in cites} or {item.evidence.label})
@@ -353,6 +351,10 @@ def _ratios(text: str) -> set[str]:
     return {q.text for q in quantities(text) if q.type in ("multiplier", "percent", "change")}
 
 
+def _line_with(text: str, token: str) -> str:
+    return next((line for line in text.split("\n") if token in line), text.split("\n")[0])
+
+
 def bilingual_mismatch(kb: KB, doc: KnowledgeDoc) -> Findings:
     """A card whose English and Chinese summaries give different numbers or baselines."""
     out = []
@@ -369,10 +371,8 @@ def bilingual_mismatch(kb: KB, doc: KnowledgeDoc) -> Findings:
         nums_differ = bool(en_v and zh_v and en_v != zh_v)
         if not (base_differs or nums_differ):
             continue
-        cites = [_cite(t, EvidenceLevel.vendor, card.path, en.split("\n")[0]) for t in sorted(en_r)
-                 if t in en.split("\n")[0]]
-        cites += [_cite(t, EvidenceLevel.vendor, card.path, zh.split("\n")[0]) for t in sorted(zh_r)
-                  if t in zh.split("\n")[0]]
+        cites = [_cite(t, EvidenceLevel.vendor, card.path, _line_with(sec, t))
+                 for sec, ratios in ((en, en_r), (zh, zh_r)) for t in sorted(ratios)]
         parts = []
         if base_differs:
             parts.append(f"英文基线 {'/'.join(sorted(en_b))} vs 中文基线 {'/'.join(sorted(zh_b))}")
@@ -403,7 +403,7 @@ def card_sections_mismatch(kb: KB, doc: KnowledgeDoc) -> Findings:
         tags = _section(card.body, ("Tags",)) + " " + str(card.front.get("topics", ""))
         kind_clash = bool(_SURVEY.search(reuse) or _SURVEY.search(tags)) and not _SURVEY.search(tldr) \
             and bool(_METHOD.search(tldr))
-        if overlap >= CARD_SECTIONS_MIN_OVERLAP and not kind_clash:
+        if not kind_clash and overlap >= CARD_SECTIONS_MIN_OVERLAP:
             continue
         arxiv = str(card.front.get("arxiv") or "")
         why = "TLDR 与「可复用信息」几乎无共同词项" + ("；一块写方法、一块写综述" if kind_clash else "")

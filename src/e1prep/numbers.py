@@ -102,6 +102,7 @@ _PATTERNS: list[tuple[str, str, re.Pattern[str]]] = [
         r"|(?<![\d.,+\-$¥])(?:19|20)\d{2}(?=\s?年|\b)(?![\d.%]|\s?(?:年\d|[万亿kKM×x倍%]))"
     )),
     ("identifier", "time", re.compile(r"(?<![\d:])\d{1,2}:\d{2}(?::\d{2})?(?![\d:])|(?<=\d)T\d{4}\b|\bT\d{4}\b")),
+    ("identifier", "name", re.compile(r"(?:HTTP\s?)?(?<![\d.])(?:401|403|404|429|451)(?![\d.])(?!\s?(?:%|次|个|条|ms|s\b))")),
     ("identifier", "issue", re.compile(r"#\d+\b|\b(?:issues|pull|pulls|discussions)/\d+\b|\b(?:issue|PR)\s?#?\d+\b", re.I)),
     ("identifier", "ordinal", re.compile(
         r"[①-⑳⑴-⒇❶-❿]|第\s?\d+\s?[条项节章轮期版]|(?:条目|增量|矛盾|来源|Item|item|Step|step)\s?\d+(?!\.\d)(?!\s?[条件个项处])"

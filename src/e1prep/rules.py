@@ -206,6 +206,8 @@ class RulesProducer:
                 boundary.append(f"{text}（{level.label}，数字不可引用）")
             else:
                 points.append(text)
+        numbers += [c.model_copy(update={"source": c.source.model_copy(update={"quote": None})})
+                    for c in cite_numbers(item.title, item.evidence, material, "", item.line_start)]
         rel = "；".join(f"活文档全文检索「{h.term}」{h.hits} 命中" for h in hits[:3])
         return Increment(
             key=key,
@@ -215,7 +217,7 @@ class RulesProducer:
             evidence=item.evidence,
             evidence_note=f"笔记自述「{item.remark}」，本轮未开原网页复核" if item.remark else "笔记无核查说明",
             points=points,
-            relation=rel + ("——是新条目，不是既有条目的复述。" if hits and all(h.hits == 0 for h in hits[:1]) else ""),
+            relation=rel + ("——是新条目，不是既有条目的复述。" if any(h.term == key and h.hits == 0 for h in hits) else ""),
             doc_hits=hits[:3],
             section=index.suggest(item.text),
             boundary=boundary,

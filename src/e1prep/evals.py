@@ -1,0 +1,283 @@
+"""The golden eval runner: draft each case, match the brief against expected.json, score, gate."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+import tomllib
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import InputError
+from .golden import ExpectedContradiction, ExpectedObject, GoldenCase, load_golden
+from .models import Brief
+from .numbers import normalize, occurs_in
+from .pipeline import draft_brief
+from .producers import Producer
+
+LISTS = ("increments", "refreshes", "contradictions", "anchors")
+
+
+def norm_name(name: str) -> str:
+    """Names compare without case, spaces, punctuation or an ``arXiv:`` prefix."""
+    name = re.sub(r"^arxiv[:：]\s*", "", name.strip(), flags=re.I)
+    return re.sub(r"[\s\-_/.·:：,，()（）\[\]「」'\"`*]+", "", name.lower())
+
+
+def name_score(brief_names: list[str], expected: ExpectedObject) -> int:
+    """3: exact key, 2: exact alias, 1: one name contains the other (4+ chars), 0: no match."""
+    wanted = [norm_name(expected.key)] + [norm_name(a) for a in expected.aliases]
+    best = 0
+    for raw in brief_names:
+        got = norm_name(raw)
+        if not got:
+            continue
+        if got == wanted[0]:
+            return 3
+        if got in wanted[1:]:
+            best = max(best, 2)
+        elif any(len(w) >= 4 and len(got) >= 4 and (w in got or got in w) for w in wanted if w):
+            best = max(best, 1)
+    return best
+
+
+def matches(obj: dict[str, Any], expected: ExpectedObject) -> int:
+    """Score of a brief object against an expected one; 0 when it does not match at all."""
+    if isinstance(expected, ExpectedContradiction) and obj.get("kind") != expected.kind.value:
+        return 0
+    if expected.sources and not set(obj.get("sources", [])) & set(expected.sources):
+        return 0
+    names = [obj.get("key", ""), obj.get("title", "")]
+    return name_score([n for n in names if n], expected)
+
+
+def pair(objects: list[dict[str, Any]], expected: list[ExpectedObject]) -> list[tuple[int, int]]:
+    """One-to-one matching, best scores first: (object index, expected index)."""
+    scored = [
+        (s, i, j) for i, o in enumerate(objects) for j, e in enumerate(expected) if (s := matches(o, e)) > 0
+    ]
+    used_o: set[int] = set()
+    used_e: set[int] = set()
+    out = []
+    for _, i, j in sorted(scored, key=lambda t: (-t[0], t[1], t[2])):
+        if i in used_o or j in used_e:
+            continue
+        used_o.add(i)
+        used_e.add(j)
+        out.append((i, j))
+    return out
+
+
+@dataclass
+class Score:
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+
+    @property
+    def precision(self) -> float:
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 1.0
+
+    @property
+    def recall(self) -> float:
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 1.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+    def add(self, other: Score) -> None:
+        self.tp += other.tp
+        self.fp += other.fp
+        self.fn += other.fn
+
+    def as_dict(self) -> dict[str, float]:
+        return {"tp": self.tp, "fp": self.fp, "fn": self.fn, "precision": round(self.precision, 3),
+                "recall": round(self.recall, 3), "f1": round(self.f1, 3)}
+
+
+@dataclass
+class CaseResult:
+    case: str
+    scores: dict[str, Score]
+    not_quotable_as_findings: int
+    not_quotable_total: int
+    distractors_leaked: list[str]
+    violations: int
+    sources_coverage: float
+    seconds: float
+    missed: dict[str, list[str]] = field(default_factory=dict)
+    extra: dict[str, list[str]] = field(default_factory=dict)
+
+
+def score_brief(brief: Brief, golden: GoldenCase) -> CaseResult:
+    data = json.loads(brief.model_dump_json())
+    scores: dict[str, Score] = {}
+    missed: dict[str, list[str]] = {}
+    extra: dict[str, list[str]] = {}
+    for name in ("increments", "refreshes", "contradictions"):
+        objects, expected = data[name], getattr(golden, name)
+        pairs = pair(objects, expected)
+        scores[name] = Score(tp=len(pairs), fp=len(objects) - len(pairs), fn=len(expected) - len(pairs))
+        matched_e = {j for _, j in pairs}
+        matched_o = {i for i, _ in pairs}
+        missed[name] = [_label(e) for j, e in enumerate(expected) if j not in matched_e]
+        extra[name] = [_label_obj(o) for i, o in enumerate(objects) if i not in matched_o]
+    findable = [c for c in golden.contradictions if c.rule_findable]
+    pairs = pair(data["contradictions"], list(findable))
+    scores["contradictions_rule_findable"] = Score(
+        tp=len(pairs), fp=len(data["contradictions"]) - len(pairs), fn=len(findable) - len(pairs))
+    got = {(a["arxiv"], a["status"]) for a in data["anchors"]}
+    want = {(a.arxiv, a.status) for a in golden.anchors}
+    scores["anchors"] = Score(tp=len(got & want), fp=len(got - want), fn=len(want - got))
+    missed["anchors"] = [f"{a} ({s})" for a, s in sorted(want - got)]
+    extra["anchors"] = [f"{a} ({s})" for a, s in sorted(got - want)]
+    points = [normalize(p) for inc in data["increments"] for p in inc.get("points", [])]
+    leaked_numbers = sum(1 for n in golden.not_quotable if any(occurs_in(n.text, p) for p in points))
+    leaks = [e.key for e in golden.distractors if any(matches(o, e) >= 2 for o in data["increments"])]
+    listed = {s["path"] for s in data["sources"] if s["role"] == "material"}
+    manifest_count = max(golden.materials, 1)
+    return CaseResult(
+        case=golden.case, scores=scores, not_quotable_as_findings=leaked_numbers,
+        not_quotable_total=len(golden.not_quotable), distractors_leaked=leaks,
+        violations=sum(len(r.violations) for r in brief.rejected),
+        sources_coverage=min(len(listed) / manifest_count, 1.0), seconds=0.0, missed=missed, extra=extra,
+    )
+
+
+def _label(e: ExpectedObject) -> str:
+    kind = getattr(e, "kind", None)
+    return f"{e.key}" + (f" [{kind.value}]" if kind is not None else "")
+
+
+def _label_obj(o: dict[str, Any]) -> str:
+    return str(o.get("key", "")) + (f" [{o['kind']}]" if "kind" in o else "")
+
+
+def cases(golden_dir: Path, names: list[str] | None) -> Iterator[Path]:
+    folders = sorted(p for p in golden_dir.iterdir() if (p / "expected.json").exists())
+    if names:
+        unknown = set(names) - {p.name for p in folders}
+        if unknown:
+            raise InputError(golden_dir, f"no golden case named {', '.join(sorted(unknown))}")
+        folders = [p for p in folders if p.name in names]
+    yield from folders
+
+
+ProducerFactory = Callable[[Path], tuple[Producer | None, AbstractContextManager[Any]]]
+
+
+def rules_factory(case: Path) -> tuple[Producer | None, AbstractContextManager[Any]]:
+    return None, nullcontext()
+
+
+def llm_factory(case: Path) -> tuple[Producer | None, AbstractContextManager[Any]]:
+    """The model backend replayed from the case's cassette: offline, never re-recorded."""
+    from .llm.evalreplay import replay_producer
+
+    return replay_producer(case)
+
+
+def run(backend: str, golden_dir: Path, names: list[str] | None = None) -> list[CaseResult]:
+    factory = rules_factory if backend == "rules" else llm_factory
+    results = []
+    for case in cases(golden_dir, names):
+        golden = load_golden(case / "expected.json")
+        producer, ctx = factory(case)
+        started = time.perf_counter()
+        with ctx:
+            brief = draft_brief(case / "manifest.json", producer=producer)
+        result = score_brief(brief, golden)
+        result.seconds = time.perf_counter() - started
+        results.append(result)
+    return results
+
+
+def overall(results: list[CaseResult]) -> dict[str, Any]:
+    total: dict[str, Score] = {}
+    for r in results:
+        for name, s in r.scores.items():
+            total.setdefault(name, Score()).add(s)
+    nq_total = sum(r.not_quotable_total for r in results)
+    return {
+        **{f"{name}_f1": round(s.f1, 3) for name, s in total.items()},
+        **{f"{name}_recall": round(s.recall, 3) for name, s in total.items()},
+        **{f"{name}_precision": round(s.precision, 3) for name, s in total.items()},
+        "not_quotable_as_findings_share": round(sum(r.not_quotable_as_findings for r in results) / nq_total, 3)
+        if nq_total else 0.0,
+        "distractors_leaked": sum(len(r.distractors_leaked) for r in results),
+        "violations": sum(r.violations for r in results),
+        "sources_coverage": round(min((r.sources_coverage for r in results), default=1.0), 3),
+        "seconds": round(sum(r.seconds for r in results), 3),
+    }
+
+
+def check_thresholds(figures: dict[str, Any], thresholds: dict[str, Any]) -> list[str]:
+    """Names of figures that fail; ``*_min`` keys are floors and ``*_max`` keys are ceilings."""
+    failures = []
+    for key, limit in thresholds.items():
+        if key.endswith("_min"):
+            name = key.removesuffix("_min")
+            if figures.get(name, 0.0) < limit:
+                failures.append(f"{name} = {figures.get(name)} is below its threshold {limit}")
+        elif key.endswith("_max"):
+            name = key.removesuffix("_max")
+            if figures.get(name, 0.0) > limit:
+                failures.append(f"{name} = {figures.get(name)} is above its threshold {limit}")
+    return failures
+
+
+def table(results: list[CaseResult], figures: dict[str, Any]) -> str:
+    head = f"{'case':32} {'inc F1':>7} {'ref F1':>7} {'con F1':>7} {'con(rule) R':>11} {'anc F1':>7} " \
+           f"{'nq-leak':>7} {'distr':>5} {'viol':>5} {'src':>5} {'sec':>6}"
+    lines = [head, "-" * len(head)]
+    for r in results:
+        s = r.scores
+        lines.append(
+            f"{r.case:32} {s['increments'].f1:7.2f} {s['refreshes'].f1:7.2f} {s['contradictions'].f1:7.2f} "
+            f"{s['contradictions_rule_findable'].recall:11.2f} {s['anchors'].f1:7.2f} "
+            f"{r.not_quotable_as_findings:7d} {len(r.distractors_leaked):5d} {r.violations:5d} "
+            f"{r.sources_coverage:5.0%} {r.seconds:6.2f}")
+    lines.append("-" * len(head))
+    lines.append(
+        f"{'overall':32} {figures['increments_f1']:7.2f} {figures['refreshes_f1']:7.2f} "
+        f"{figures['contradictions_f1']:7.2f} {figures['contradictions_rule_findable_recall']:11.2f} "
+        f"{figures['anchors_f1']:7.2f} {figures['not_quotable_as_findings_share']:7.2f} "
+        f"{figures['distractors_leaked']:5d} {figures['violations']:5d} {figures['sources_coverage']:5.0%} "
+        f"{figures['seconds']:6.2f}")
+    return "\n".join(lines)
+
+
+def run_cli(args: argparse.Namespace) -> int:
+    root = Path.cwd()
+    golden_dir = Path(args.golden) if args.golden else root / "evals" / "golden"
+    thresholds_path = Path(args.thresholds) if args.thresholds else root / "evals" / "thresholds.toml"
+    if not golden_dir.is_dir():
+        raise InputError(golden_dir, "golden folder not found (run from the repository root or pass --golden)")
+    results = run(args.backend, golden_dir, args.cases)
+    figures = overall(results)
+    print(table(results, figures))
+    report = {
+        "backend": args.backend, "overall": figures,
+        "cases": [{**{k: v for k, v in asdict(r).items() if k != "scores"},
+                   "scores": {k: s.as_dict() for k, s in r.scores.items()}} for r in results],
+    }
+    if args.report:
+        Path(args.report).write_text(json.dumps(report, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    if args.cases:
+        return 0  # thresholds are set for the whole set
+    try:
+        thresholds = tomllib.loads(thresholds_path.read_text(encoding="utf-8")).get(args.backend, {})
+    except FileNotFoundError:
+        raise InputError(thresholds_path, "no such file") from None
+    failures = check_thresholds(figures, thresholds)
+    for f in failures:
+        print(f"e1prep eval: FAIL {args.backend}: {f}", file=sys.stderr)
+    return 1 if failures else 0
