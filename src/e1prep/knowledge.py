@@ -117,19 +117,22 @@ def parse_knowledge(path: str, text: str) -> KnowledgeDoc:
             version = (m.group(1) if m.re is _VERSION else m.group(0)).strip("）)。,，")
             break
     raw: list[tuple[int, int, str, str]] = []
+    heads: list[tuple[int, int]] = []
     for n, line in enumerate(lines, start=1):
         h = _HEADING.match(line)
         if not h:
             continue
+        heads.append((n, len(h.group(1))))
         title = h.group(2)
         num = _SECTION_NUM.match(title)
         if num:
             raw.append((n, len(h.group(1)), "§" + num.group(1), title[num.end():].strip(" ：:-—")))
     sections = []
-    for i, (start, level, sid, title) in enumerate(raw):
+    for start, level, sid, title in raw:
         end = len(lines)
-        for later_start, later_level, later_id, _ in raw[i + 1 :]:
-            if later_level <= level or not later_id.startswith(sid + "."):
+        # a section ends at the next heading of its level or above, numbered or not
+        for later_start, later_level in heads:
+            if later_start > start and later_level <= level:
                 end = later_start - 1
                 break
         sections.append(Section(sid, title, start, end))

@@ -1,0 +1,126 @@
+"""The living document: sections, anchors, version, and the name search."""
+
+from __future__ import annotations
+
+import pytest
+
+from e1prep.knowledge import arxiv_ids, parse_knowledge
+
+DOC = """# inference 活文档
+
+> 更新标记：vOct25午
+
+## §1 引擎与运行时
+
+intro line
+
+### §1.1 引擎
+
+- recursive-oss/rec（rec）：182 ⭐。Rec is great. REC again.
+- a record of things; recursive is not rec.
+
+### §1.2 量化
+
+- Rapid-MLX 比 mlx-lm 快。推测解码见 arXiv:2610.30418。
+
+## §2 KV Cache
+
+### 2.1 Offload
+
+- 长上下文 SSD 卸载：见 https://arxiv.org/abs/2501.12345v2
+- 深度求索的推理栈。
+
+## 附录
+
+- 2602.10238 mentioned outside numbered sections
+"""
+
+
+@pytest.fixture(scope="module")
+def doc():
+    return parse_knowledge("organized/knowledge/inference.md", DOC)
+
+
+def test_sections_numbering_and_nesting(doc) -> None:
+    ids = [s.id for s in doc.sections]
+    assert ids == ["§1", "§1.1", "§1.2", "§2", "§2.1"]
+    by_id = {s.id: s for s in doc.sections}
+    assert by_id["§1"].title == "引擎与运行时"
+    assert by_id["§1"].start == 5
+    assert by_id["§1"].end >= by_id["§1.2"].end  # §1 contains its subsections
+    assert by_id["§1.1"].end < by_id["§1.2"].start
+    assert by_id["§2.1"].title == "Offload"
+
+
+def test_section_at(doc) -> None:
+    lines = DOC.split("\n")
+    at = {ln: n for n, ln in enumerate(lines, start=1)}
+    assert doc.section_at(at["intro line"]).id == "§1"
+    rec_line = next(n for n, ln in enumerate(lines, start=1) if "182 ⭐" in ln)
+    assert doc.section_at(rec_line).id == "§1.1"
+    ssd_line = next(n for n, ln in enumerate(lines, start=1) if "SSD" in ln)
+    assert doc.section_at(ssd_line).id == "§2.1"
+    assert doc.section_at(1) is None
+
+
+def test_version_marker(doc) -> None:
+    assert doc.version == "vOct25午"
+
+
+def test_version_english_marker() -> None:
+    assert parse_knowledge("k.md", "# Doc\nversion: 2026-10-25b\n").version == "2026-10-25b"
+    assert parse_knowledge("k.md", "# Doc\nno marker\n").version is None
+
+
+def test_anchors(doc) -> None:
+    assert doc.anchored("2610.30418")
+    assert doc.anchors["2610.30418"] == ["§1.2"]
+    assert doc.anchored("2501.12345")  # in an arxiv.org URL, version suffix dropped
+    assert doc.anchors["2501.12345"] == ["§2.1"]
+    assert doc.anchored("2602.10238")
+    assert not doc.anchored("2610.99999")
+
+
+def test_arxiv_ids_rejects_bad_months_and_versions_and_embedded() -> None:
+    text = "arXiv:2610.30418v3, 2613.12345 (month 13), v1.2.3, 2601.00001, 12601.00002, 2601.00001 again"
+    assert arxiv_ids(text) == ["2610.30418", "2601.00001"]
+
+
+def test_line_count() -> None:
+    assert parse_knowledge("k", "a\nb\n").line_count == 2
+    assert parse_knowledge("k", "a\nb").line_count == 2
+    assert parse_knowledge("k", "").line_count == 0
+
+
+def test_search_case_insensitive_and_whole_word(doc) -> None:
+    hits = doc.search("rec")
+    # rec / Rec / REC / "not rec." -- but not record, recursive
+    assert hits.hits == 5
+    assert hits.sections == ["§1.1"]
+    assert doc.search("record").hits == 1
+    assert doc.search("recursive").hits == 2  # "recursive-oss" and "recursive is": '-' ends a word
+    assert doc.search("recursive-oss/rec").hits == 1
+
+
+def test_search_chinese_and_sections(doc) -> None:
+    h = doc.search("深度求索")
+    assert (h.hits, h.sections) == (1, ["§2.1"])
+    h2 = doc.search("SSD")
+    assert h2.sections == ["§2.1"]
+    assert doc.search("mlx-lm").hits == 1
+    assert doc.search("  ").hits == 0
+    assert doc.search("DeepInfer").hits == 0
+
+
+def test_search_sections_are_distinct_in_order(doc) -> None:
+    h = doc.search("rapid-mlx")
+    assert (h.hits, h.sections) == (1, ["§1.2"])
+    h = doc.search("arxiv")
+    assert h.sections == ["§1.2", "§2.1"]
+
+
+def test_unnumbered_heading_closes_section(doc) -> None:
+    lines = DOC.split("\n")
+    appendix = next(n for n, ln in enumerate(lines, start=1) if ln.startswith("## 附录"))
+    assert doc.section_at(appendix + 2) is None
+    assert doc.anchors["2602.10238"] == []

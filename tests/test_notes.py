@@ -1,0 +1,170 @@
+"""Splitting inbox notes into items; evidence remarks to levels; item dates."""
+
+from __future__ import annotations
+
+import pytest
+
+from e1prep.models import EvidenceLevel
+from e1prep.notes import item_date, item_evidence, item_names, line_evidence, split_note
+
+P = "inbox/jay/2026-10-25-blogs-discovery.md"
+
+HEADINGS = """# 博客发现 2026-10-25
+
+## 1. Alpha 引擎开源
+- URL: https://example.com/alpha
+- 核查：已核查原文
+- 吞吐提升 2 倍。
+
+## 2. Beta 缓存
+- URL: https://example.com/beta
+- 核查：仅搜索摘要
+
+## 3. Gamma 调度
+- URL: https://example.com/gamma
+"""
+
+NUMBERED = """今日线索：
+
+1. Alpha 引擎 https://example.com/alpha
+   已核查原文。
+2. Beta 缓存 https://example.com/beta
+   需登录，未读正文。
+3. Gamma 调度 https://example.com/gamma
+"""
+
+TABLE = """| # | 标题 | URL | 核查 |
+|---|---|---|---|
+| 1 | Alpha 引擎 | https://example.com/alpha | 已核查原文 |
+| 2 | Beta 缓存 | https://example.com/beta | 403 |
+"""
+
+HEADING_WITH_TABLE = """# RSS 汇总
+
+## 本期线索
+
+| 标题 | 链接 |
+|---|---|
+| Alpha 引擎 | https://example.com/alpha |
+| Beta 缓存 | https://example.com/beta |
+| Gamma 调度 | https://example.com/gamma |
+"""
+
+
+def test_split_heading_items() -> None:
+    items = split_note(P, HEADINGS, first_line=5)
+    assert [i.title for i in items] == ["Alpha 引擎开源", "Beta 缓存", "Gamma 调度"]
+    assert [i.url for i in items] == ["https://example.com/alpha", "https://example.com/beta",
+                                       "https://example.com/gamma"]
+    assert [i.evidence for i in items] == [EvidenceLevel.verified, EvidenceLevel.summary, EvidenceLevel.unverified]
+    assert items[0].line_start == 5 + 2  # body line 3 ("## 1.") shifted by first_line
+    assert items[0].line_end < items[1].line_start
+    assert [i.index for i in items] == [1, 2, 3]
+
+
+def test_split_numbered_list() -> None:
+    items = split_note(P, NUMBERED)
+    assert len(items) == 3
+    assert items[0].title.startswith("Alpha")
+    assert items[0].evidence is EvidenceLevel.verified
+    assert items[1].evidence is EvidenceLevel.snippet
+    assert items[1].access_blocked == "需登录"
+    assert items[2].url == "https://example.com/gamma"
+
+
+def test_split_table_only_note() -> None:
+    items = split_note(P, TABLE)
+    assert [i.title for i in items] == ["Alpha 引擎", "Beta 缓存"]
+    assert items[0].evidence is EvidenceLevel.verified
+    assert items[1].evidence is EvidenceLevel.snippet
+    assert items[1].access_blocked == "403"
+    assert items[1].line_start == items[1].line_end == 4
+
+
+def test_heading_holding_a_table_of_leads_is_split() -> None:
+    items = split_note(P, HEADING_WITH_TABLE)
+    assert [i.title for i in items] == ["Alpha 引擎", "Beta 缓存", "Gamma 调度"]
+    assert [i.url for i in items] == ["https://example.com/alpha", "https://example.com/beta",
+                                       "https://example.com/gamma"]
+
+
+def test_note_without_structure_is_one_item() -> None:
+    items = split_note(P, "just a paragraph about DeepInfer\nsecond line\n")
+    assert len(items) == 1
+    assert items[0].title == "just a paragraph about DeepInfer"
+    assert split_note(P, "   \n\n") == []
+
+
+@pytest.mark.parametrize(
+    ("remark", "level", "blocked"),
+    [
+        ("核查：已核查原文", EvidenceLevel.verified, False),
+        ("核查：部分核查：标题已核，正文被截断", EvidenceLevel.partial, True),
+        ("核查：正文被截断", EvidenceLevel.partial, True),
+        ("核查：仅搜索摘要", EvidenceLevel.summary, False),
+        ("核查：需登录", EvidenceLevel.snippet, True),
+        ("核查：403", EvidenceLevel.snippet, True),
+        ("核查：付费墙", EvidenceLevel.snippet, True),
+        ("核查：厂商自述", EvidenceLevel.vendor, False),
+        ("Check: verified original", EvidenceLevel.verified, False),
+        ("Check: title checked, body truncated", EvidenceLevel.partial, True),
+        ("Check: search summary only", EvidenceLevel.summary, False),
+        ("Check: login wall", EvidenceLevel.snippet, True),
+        ("Check: paywall", EvidenceLevel.snippet, True),
+        ("Evidence: vendor claim, not independently measured", EvidenceLevel.vendor, False),
+        ("核查：已核查原文（仓库没打开）", EvidenceLevel.verified, False),
+        ("a line with no remark at all", EvidenceLevel.unverified, False),
+    ],
+)
+def test_item_evidence(remark: str, level: EvidenceLevel, blocked: bool) -> None:
+    got, marker, access = item_evidence(f"### Item\n- https://x.example/a\n- {remark}\n")
+    assert got is level
+    assert (access is not None) is blocked
+    if level is not EvidenceLevel.unverified:
+        assert marker
+
+
+def test_remark_line_wins_over_body_text() -> None:
+    text = "### X\n- 正文提到 403 错误码的处理\n- 核查：已核查原文\n"
+    assert item_evidence(text)[0] is EvidenceLevel.verified
+
+
+def test_without_remark_line_the_whole_text_is_read() -> None:
+    assert item_evidence("### X\n原文 403，打不开。")[0] is EvidenceLevel.snippet
+
+
+@pytest.mark.parametrize(
+    ("line", "level"),
+    [
+        ("- 数字（厂商自述）：155 万亿 tokens/天", EvidenceLevel.vendor),
+        ("- 搜索片段：约 512 行", EvidenceLevel.snippet),
+        ("- 仅摘要：提升 30%", EvidenceLevel.summary),
+        ("- 数字（不要引用）：38 美元", EvidenceLevel.unverified),
+        ("- 推荐 8 卡机", None),
+    ],
+)
+def test_line_evidence(line: str, level: EvidenceLevel | None) -> None:
+    assert line_evidence(line) is level
+
+
+@pytest.mark.parametrize(
+    ("text", "date"),
+    [
+        ("发布日期：2024-01-15", "2024-01-15"),
+        ("日期 2026/3/7", "2026-03-07"),
+        ("published: 2025.11", "2025-11"),
+        ("原文日期：2023年5月2日", "2023-05-02"),
+        ("no date here, only 2026 as a year", None),
+    ],
+)
+def test_item_date(text: str, date: str | None) -> None:
+    assert item_date(text) == date
+
+
+def test_item_names() -> None:
+    items = split_note(P, "## 1. DeepSeek DeepInfer 开源推理栈\n- URL: https://github.com/deepseek-ai/DeepInfer\n")
+    names = item_names(items[0])
+    assert names[0] == "DeepSeek DeepInfer"
+    assert "deepseek-ai/DeepInfer" in names
+    assert "DeepInfer" in names
+    assert all(n.lower() not in {"github", "the"} for n in names)

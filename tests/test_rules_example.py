@@ -1,0 +1,95 @@
+"""The rules backend on the bundled example (evals/golden/2026-10-25-inference)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import BLOGS, EXAMPLE_MANIFEST
+from e1prep.models import EvidenceLevel, MaterialStatus
+from e1prep.numbers import normalize, occurs_in
+
+MATERIALS = json.loads(EXAMPLE_MANIFEST.read_text(encoding="utf-8"))["items"][0]["materials"]
+REFRESHED = ("rec", "Rapid-MLX", "flare", "EAGLE-4", "token-exchange-neocloud-in-a-box")
+
+
+def _inc(brief, needle: str):
+    found = [i for i in brief.increments if needle.lower() in i.key.lower()]
+    assert len(found) == 1, [i.key for i in brief.increments]
+    return found[0]
+
+
+@pytest.mark.parametrize("needle", ["DeepInfer", "aisimulate"])
+def test_increments_with_source_url_and_verified(example_brief, needle: str) -> None:
+    inc = _inc(example_brief, needle)
+    assert inc.sources == [BLOGS]
+    assert inc.url and inc.url.startswith("https://")
+    assert needle.lower() in inc.url.lower()
+    assert inc.evidence is EvidenceLevel.verified
+    assert inc.points
+    assert any(h.hits == 0 for h in inc.doc_hits)  # novelty evidence: a name with zero hits
+
+
+def test_exactly_two_increments(example_brief) -> None:
+    assert len(example_brief.increments) == 2
+
+
+@pytest.mark.parametrize("needle", REFRESHED)
+def test_cards_are_refreshes_not_increments(example_brief, needle: str) -> None:
+    assert any(needle.lower() in r.key.lower() for r in example_brief.refreshes)
+    assert not any(needle.lower() in i.key.lower() for i in example_brief.increments)
+
+
+def test_rec_refresh_has_old_and_new_counts(example_brief) -> None:
+    rec = next(r for r in example_brief.refreshes if r.key == "rec")
+    changes = {c.field: (c.old, c.new) for c in rec.changes}
+    assert changes["stars"] == ("182", "191")
+    assert changes["stars_weekly"] == ("+77", "+63")
+    assert rec.evidence is EvidenceLevel.card
+
+
+def test_anchors_exactly(example_brief) -> None:
+    assert {a.arxiv: a.status for a in example_brief.anchors} == {"2610.30418": "anchored"}
+
+
+def test_all_materials_in_sources_read(example_brief) -> None:
+    mats = [s for s in example_brief.sources if s.role == "material"]
+    assert [s.path for s in mats] == MATERIALS
+    assert len(mats) == 8
+    assert all(s.status is MaterialStatus.read for s in mats)
+    roles = {s.path: s.role for s in example_brief.sources}
+    assert roles["organized/knowledge/inference.md"] == "baseline"
+    assert roles["organized/paper_cards/147-2602-10238.md"] == "spot_check"
+
+
+@pytest.mark.parametrize("vendor_number", ["155 万亿", "155", "38 美元"])
+def test_vendor_numbers_not_in_points(example_brief, vendor_number: str) -> None:
+    for inc in example_brief.increments:
+        for p in inc.points:
+            assert not occurs_in(vendor_number, normalize(p)), (inc.key, p)
+
+
+def test_brief_has_no_rejected_objects(example_brief, example_kb) -> None:
+    from e1prep.verify import Verifier
+
+    assert example_brief.rejected == []
+    kb, doc = example_kb
+    assert Verifier(kb, doc).verify(example_brief).violations == []
+
+
+def test_header_and_baseline(example_brief) -> None:
+    h = example_brief.header
+    assert (h.job, h.item, h.topic, h.date) == ("e627b203-77c1-4f5a-a634-26925ef1b683", "e1_prep:inference",
+                                                 "inference", "2026-10-25")
+    assert example_brief.baseline.version == "vOct25午"
+    assert example_brief.baseline.sections > 10
+    assert "8 份材料" in example_brief.judgement
+    assert example_brief.run.backend == "rules"
+
+
+def test_draft_is_deterministic(example_brief) -> None:
+    from e1prep.pipeline import draft_brief
+
+    again = draft_brief(EXAMPLE_MANIFEST)
+    assert again.model_dump(exclude={"run"}) == example_brief.model_dump(exclude={"run"})

@@ -1,0 +1,224 @@
+"""The verifier: the example brief is clean, and each mutation is caught with the right rule."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from conftest import BLOGS
+from e1prep.models import Brief, DocHits, EvidenceLevel, NumberCitation, SourceEntry, SourceRef
+from e1prep.numbers import normalize, occurs_in
+from e1prep.verify import RULES, Verifier
+
+
+@pytest.fixture(scope="module")
+def verifier(example_kb_module):
+    kb, doc = example_kb_module
+    return Verifier(kb, doc)
+
+
+@pytest.fixture(scope="module")
+def example_kb_module():
+    from conftest import EXAMPLE_MANIFEST
+    from e1prep.loading import load_kb
+    from e1prep.pipeline import living_document
+
+    kb = load_kb(EXAMPLE_MANIFEST)
+    return kb, living_document(kb)
+
+
+@pytest.fixture
+def brief(example_brief) -> Brief:
+    return example_brief.model_copy(deep=True)
+
+
+def rules_of(verifier: Verifier, brief: Brief) -> set[str]:
+    return {v.rule for v in verifier.verify(brief).violations}
+
+
+def deepinfer(brief: Brief):
+    return next(i for i in brief.increments if i.key == "DeepInfer")
+
+
+def test_clean_example(verifier, brief) -> None:
+    report = verifier.verify(brief)
+    assert report.clean
+    assert report.render() == "verification: clean (0 violations)"
+
+
+def test_quantity_not_in_materials(verifier, brief) -> None:
+    deepinfer(brief).points.append("吞吐提升 937%。")
+    report = verifier.verify(brief)
+    bad = [v for v in report.violations if v.rule == "quantity-uncited"]
+    assert [v.text for v in bad] == ["937%"]
+    assert bad[0].path.startswith("increments[0].points[")
+    assert "quantity-uncited" in report.render()
+
+
+def test_removed_citation(verifier, brief) -> None:
+    inc = deepinfer(brief)
+    assert any("8 卡" in p for p in inc.points)
+    inc.numbers = [n for n in inc.numbers if n.text != "8 卡"]
+    report = verifier.verify(brief)
+    assert any(v.rule == "quantity-uncited" and "8" in v.text for v in report.violations)
+
+
+def test_changed_cited_value(verifier, brief) -> None:
+    inc = deepinfer(brief)
+    cite = next(n for n in inc.numbers if n.text == "64–128 卡")
+    cite.text = "64–129 卡"
+    assert any(v.rule == "citation-not-in-source" and v.text == "64–129 卡" for v in verifier.verify(brief).violations)
+
+
+def test_vendor_number_as_verified_finding(verifier, brief) -> None:
+    inc = deepinfer(brief)
+    inc.numbers = [n for n in inc.numbers if "155" not in n.text]
+    inc.numbers.append(NumberCitation(text="155 万亿 tokens/天", value=155, evidence=EvidenceLevel.verified,
+                                      quotable=True, source=SourceRef(path=BLOGS)))
+    inc.points.append("线上规模 155 万亿 tokens/天。")
+    found = rules_of(verifier, brief)
+    assert found & {"evidence-overstated", "not-quotable-as-finding"}
+    assert "evidence-overstated" in found  # the citation lies about the level of its line
+
+
+def test_vendor_number_honestly_cited_still_not_a_finding(verifier, brief) -> None:
+    deepinfer(brief).points.append("线上规模 155 万亿 tokens/天。")
+    assert "not-quotable-as-finding" in rules_of(verifier, brief)
+
+
+def test_wrong_hit_count(verifier, brief) -> None:
+    inc = deepinfer(brief)
+    inc.doc_hits = [DocHits(term="DeepInfer", hits=3, sections=[])]
+    assert "hit-count-wrong" in rules_of(verifier, brief)
+
+
+def test_wrong_hit_claim_in_text(verifier, brief) -> None:
+    deepinfer(brief).relation = "「DeepInfer」= 4 命中。"
+    assert "hit-count-wrong" in rules_of(verifier, brief)
+    deepinfer(brief).relation = "「DeepInfer」= 0 命中。"
+    assert verifier.verify(brief).clean
+
+
+def test_wrong_anchor_status(verifier, brief) -> None:
+    brief.anchors[0].status = "new"
+    report = verifier.verify(brief)
+    assert [(v.path, v.rule) for v in report.violations] == [("anchors[0].status", "anchor-status-wrong")]
+
+
+def test_anchor_not_in_material(verifier, brief) -> None:
+    brief.anchors[0].arxiv = "2309.06180"  # anchored in the document, but in no material
+    assert "arxiv-not-in-material" in rules_of(verifier, brief)
+
+
+def test_url_not_in_material(verifier, brief) -> None:
+    deepinfer(brief).url = "https://example.invalid/deepinfer"
+    assert "url-not-in-material" in rules_of(verifier, brief)
+
+
+def test_url_in_text_not_in_material(verifier, brief) -> None:
+    deepinfer(brief).relation = "另见 https://example.invalid/x"
+    assert "url-not-in-material" in rules_of(verifier, brief)
+
+
+def test_source_outside_manifest(verifier, brief) -> None:
+    deepinfer(brief).sources.append("inbox/jay/not-in-manifest.md")
+    assert "source-not-read" in rules_of(verifier, brief)
+
+
+def test_citation_of_unread_source(verifier, brief) -> None:
+    deepinfer(brief).numbers[0].source.path = "inbox/elsewhere.md"
+    assert "source-not-read" in rules_of(verifier, brief)
+
+
+def test_sources_incomplete(verifier, brief) -> None:
+    dropped = brief.sources[1].path
+    brief.sources = [s for s in brief.sources if s.path != dropped]
+    report = verifier.verify(brief)
+    assert [(v.rule, v.text) for v in report.violations] == [("sources-incomplete", dropped)]
+
+
+def test_extra_source_entry_is_fine(verifier, brief) -> None:
+    brief.sources.append(SourceEntry(path="inbox/x.md", status="missing"))
+    assert verifier.verify(brief).clean
+
+
+def test_unknown_section(verifier, brief) -> None:
+    deepinfer(brief).relation = "归入 §9.9。"
+    assert "section-unknown" in rules_of(verifier, brief)
+
+
+def test_ungrounded_identifier(verifier, brief) -> None:
+    deepinfer(brief).relation = "需要 CUDA 99.1 才能运行。"
+    assert "identifier-ungrounded" in rules_of(verifier, brief)
+
+
+def test_quote_not_in_source(verifier, brief) -> None:
+    deepinfer(brief).numbers[0].source.quote = "这句话不在原文里"
+    assert "quote-not-in-source" in rules_of(verifier, brief)
+
+
+def test_rule_ids_are_documented(verifier, brief) -> None:
+    deepinfer(brief).points.append("吞吐提升 937%。")
+    brief.anchors[0].status = "new"
+    assert rules_of(verifier, brief) <= set(RULES)
+
+
+# --- properties ---------------------------------------------------------------------------------
+
+_TEXT_FIELDS = ("title", "points", "relation", "boundary", "summary", "claim", "detail", "action", "evidence_note")
+
+
+def _slots(brief: Brief) -> list[tuple[str, int, str]]:
+    out = []
+    for name in ("increments", "refreshes", "contradictions"):
+        for n, obj in enumerate(getattr(brief, name)):
+            for f in _TEXT_FIELDS:
+                if hasattr(obj, f):
+                    out.append((name, n, f))
+    return out
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data(), number=st.integers(min_value=10**6, max_value=10**15))
+def test_any_large_integer_is_caught(verifier, example_brief, data, number: int) -> None:
+    brief = example_brief.model_copy(deep=True)
+    name, n, f = data.draw(st.sampled_from(_slots(brief)))
+    obj = getattr(brief, name)[n]
+    inserted = f"共 {number} 个"
+    value = getattr(obj, f)
+    if isinstance(value, list):
+        value.insert(data.draw(st.integers(0, len(value))), inserted)
+    else:
+        setattr(obj, f, (value + " " if value else "") + inserted)
+    report = verifier.verify(brief)
+    assert any(v.rule == "quantity-uncited" and str(number) in normalize(v.text)
+               and v.path.startswith(f"{name}[{n}].{f}") for v in report.violations), report.render()
+
+
+def _citations(brief: Brief) -> list[tuple[str, int, int]]:
+    out = []
+    for name in ("increments", "refreshes", "contradictions"):
+        for n, obj in enumerate(getattr(brief, name)):
+            for k, cite in enumerate(obj.numbers):
+                if any(ch.isdigit() for ch in cite.text):
+                    out.append((name, n, k))
+    return out
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_changing_one_digit_of_a_citation_is_caught(verifier, example_brief, data) -> None:
+    brief = example_brief.model_copy(deep=True)
+    name, n, k = data.draw(st.sampled_from(_citations(brief)))
+    cite = getattr(brief, name)[n].numbers[k]
+    digits = [i for i, ch in enumerate(cite.text) if ch.isdigit()]
+    at = data.draw(st.sampled_from(digits))
+    new_digit = data.draw(st.sampled_from([d for d in "0123456789" if d != cite.text[at]]))
+    changed = cite.text[:at] + new_digit + cite.text[at + 1:]
+    # a changed number that genuinely occurs in the cited material is not a fabrication
+    assume(not occurs_in(changed, verifier.facts[cite.source.path].normalized))
+    cite.text = changed
+    report = verifier.verify(brief)
+    assert any(v.rule == "citation-not-in-source" and v.path == f"{name}[{n}].numbers[{k}]"
+               for v in report.violations), report.render()
