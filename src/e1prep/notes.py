@@ -220,13 +220,16 @@ def _heading_spans(lines: list[str]) -> list[_Span]:
         return []
     level = min(h[1] for h in chosen)
     chosen = [h for h in heads if h[1] == level]
+    # the end of each heading: the next heading of its level or above (one pass, a stack)
+    closes: dict[int, int] = {}
+    stack: list[tuple[int, int]] = []
+    for j, other_lvl, _ in heads:
+        while stack and stack[-1][1] >= other_lvl:
+            closes[stack.pop()[0]] = j
+        stack.append((j, other_lvl))
     spans = []
-    for n, (i, lvl, title) in enumerate(chosen):
-        end = len(lines)
-        for j, other_lvl, _ in heads:
-            if j > i and other_lvl <= lvl:
-                end = j
-                break
+    for n, (i, _lvl, title) in enumerate(chosen):
+        end = closes.get(i, len(lines))
         if n + 1 < len(chosen):
             end = min(end, chosen[n + 1][0])
         spans.append(_Span(title, i, end))

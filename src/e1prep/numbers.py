@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 Kind = Literal["quantity", "identifier"]
@@ -51,17 +52,24 @@ def number_cores(text: str) -> tuple[str, ...]:
     return tuple(m.group(0).lstrip("0") or "0" for m in re.finditer(r"\d+(?:\.\d+)?", norm))
 
 
-def occurs_in(needle: str, haystack_normalized: str) -> bool:
-    """Does a number, as written, occur in a normalised text with digit boundaries on both sides?"""
+@lru_cache(maxsize=4096)
+def number_pattern(needle: str) -> re.Pattern[str] | None:
+    """A pattern for a number as written, normalised, with digit boundaries on both sides."""
     core = normalize(needle)
     if not core:
-        return False
+        return None
     pattern = re.escape(core)
     if core[0].isdigit():
         pattern = r"(?<![\d.])" + pattern
     if core[-1].isdigit():
         pattern += r"(?![\d])(?!\.\d)"
-    return re.search(pattern, haystack_normalized) is not None
+    return re.compile(pattern)
+
+
+def occurs_in(needle: str, haystack_normalized: str) -> bool:
+    """Does a number, as written, occur in a normalised text with digit boundaries on both sides?"""
+    rx = number_pattern(needle)
+    return rx is not None and rx.search(haystack_normalized) is not None
 
 
 # --- the patterns, tried in order at each position -------------------------------------------

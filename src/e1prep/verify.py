@@ -57,7 +57,10 @@ class MaterialFacts:
 
     material: Material
     normalized: str
-    line_levels: list[tuple[str, EvidenceLevel | None]] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    line_set: set[str] = field(default_factory=set)
+    levels: list[EvidenceLevel | None] = field(default_factory=list)
+    core_lines: dict[str, list[int]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, material: Material) -> MaterialFacts:
@@ -74,15 +77,42 @@ class MaterialFacts:
                             levels[first + k - 1] = level
         elif material.kind in (MaterialKind.repo_card, MaterialKind.paper_card, MaterialKind.knowledge):
             levels = [EvidenceLevel.card] * len(lines)
-        facts.line_levels = [(normalize(line), lvl) for line, lvl in zip(lines, levels, strict=True)]
+        facts.levels = levels
+        facts.lines = [normalize(line) for line in lines]
+        facts.line_set = set(facts.lines)
+        for n, norm in enumerate(facts.lines):
+            for core in set(number_cores(norm)):
+                facts.core_lines.setdefault(core, []).append(n)
         return facts
+
+    def _candidates(self, needle: str) -> list[int] | None:
+        """Lines that may hold ``needle``: those holding its longest numeral (None: it has none)."""
+        cores = number_cores(needle)
+        if not cores:
+            return None
+        return self.core_lines.get(max(cores, key=len), [])
+
+    def contains(self, needle: str) -> bool:
+        """``occurs_in`` over the material, looking only at the lines that hold the needle's numeral."""
+        candidates = self._candidates(needle)
+        if candidates is None:
+            return occurs_in(needle, self.normalized)
+        return any(occurs_in(needle, self.lines[n]) for n in candidates) or (
+            len(candidates) > 0 and occurs_in(needle, self.normalized)
+        )
+
+    def has_quote(self, quote: str) -> bool:
+        parts = [normalize(line) for line in quote.split("\n") if line.strip()]
+        if parts and all(p in self.line_set for p in parts):
+            return True
+        return normalize(quote) in self.normalized
 
     def level_of(self, number: str) -> EvidenceLevel | None:
         """The strictest level among the lines where ``number`` stands (None: found nowhere)."""
-        found: list[EvidenceLevel] = []
-        for norm, lvl in self.line_levels:
-            if lvl is not None and occurs_in(number, norm):
-                found.append(lvl)
+        candidates = self._candidates(number)
+        if not candidates:
+            return None
+        found = [lvl for n in candidates if (lvl := self.levels[n]) is not None and occurs_in(number, self.lines[n])]
         if not found:
             return None
         return next((lvl for lvl in found if not lvl.quotable), found[0])
@@ -182,10 +212,10 @@ class Verifier:
             return [Violation(path=f"{path}.source", rule="source-not-read", text=cite.source.path,
                               reason="cited material is not in scope or was not read")]
         out = []
-        if not occurs_in(cite.text, facts.normalized):
+        if not facts.contains(cite.text):
             out.append(Violation(path=path, rule="citation-not-in-source", text=cite.text,
                                  reason=f"not found in {cite.source.path}"))
-        if cite.source.quote and normalize(cite.source.quote) not in facts.normalized:
+        if cite.source.quote and not facts.has_quote(cite.source.quote):
             out.append(Violation(path=f"{path}.source.quote", rule="quote-not-in-source",
                                  text=cite.source.quote[:80], reason=f"not verbatim in {cite.source.path}"))
         if cite.source.url and cite.source.url not in self.all_text:
@@ -214,8 +244,7 @@ class Verifier:
             if self.hits(m.group(1)):
                 out.append(Violation(path=path, rule="hit-count-wrong", text=m.group(0),
                                      reason=f"{m.group(1)!r} occurs {self.hits(m.group(1))} time(s)"))
-        sources = [self.facts[s].normalized for s in obj.sources if s in self.facts]
-        doc_norm = self.facts[self.doc.path].normalized if self.doc.path in self.facts else normalize(self.doc.text)
+        grounds = [self.facts[s] for s in (*obj.sources, self.doc.path) if s in self.facts]
         for tok in scan(text):
             if any(a <= tok.start < b for a, b in hit_spans):
                 continue
@@ -232,7 +261,7 @@ class Verifier:
             elif tok.type == "arxiv":
                 out += self._arxiv_text(path, tok.text)
             elif tok.type in ("version", "issue", "name", "date"):
-                if not any(occurs_in(tok.text, s) for s in (*sources, doc_norm)) and not self._in_header(tok.text):
+                if not any(f.contains(tok.text) for f in grounds) and not self._in_header(tok.text):
                     out.append(Violation(path=path, rule="identifier-ungrounded", text=tok.text,
                                          reason="found in none of the object's sources nor the living document"))
         for url in URL_RE.findall(text):

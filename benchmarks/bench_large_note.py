@@ -1,0 +1,68 @@
+"""Benchmark: draft a batch holding one large note (1, 2 and 5 MB): wall time and peak memory.
+
+Each size runs in a fresh process so peak RSS is its own. Run: python benchmarks/bench_large_note.py
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "evals" / "golden" / "2026-10-25-inference"
+ITEM = """## {n}. 批量条目 {n}：某推理框架更新 item-{n}
+
+- URL：https://example.org/post/{n}
+- 核查：仅搜索摘要
+- 要点：吞吐提升 {n}%，延迟 {m} ms，见 v0.{n}.1。
+
+"""
+
+
+def make_kb(target: Path, megabytes: float) -> Path:
+    shutil.copytree(EXAMPLE, target)
+    note = target / "inbox" / "jay" / "2026-10-25T2000-big-discovery.md"
+    parts, size, n = ["# 大笔记\n\n"], 0, 1
+    while size < megabytes * 1024 * 1024:
+        chunk = ITEM.format(n=n, m=n % 997)
+        parts.append(chunk)
+        size += len(chunk.encode())
+        n += 1
+    note.write_text("".join(parts), encoding="utf-8")
+    manifest = json.loads((target / "manifest.json").read_text(encoding="utf-8"))
+    manifest["items"][0]["materials"].append(str(note.relative_to(target)))
+    (target / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False), encoding="utf-8")
+    return target / "manifest.json"
+
+
+def child(manifest: str) -> None:
+    from e1prep.pipeline import draft_brief
+
+    t0 = time.perf_counter()
+    brief = draft_brief(manifest)
+    seconds = time.perf_counter() - t0
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"seconds": seconds, "peak_mb": peak_mb, "excluded": len(brief.excluded)}))
+
+
+def main() -> None:
+    print(f"{'note MB':>8} {'seconds':>8} {'peak RSS MB':>12} {'items drawn':>12}")
+    for mb in (0, 1, 2, 5):
+        with tempfile.TemporaryDirectory() as tmp:
+            manifest = make_kb(Path(tmp) / "kb", mb) if mb else EXAMPLE / "manifest.json"
+            out = subprocess.run([sys.executable, __file__, "--child", str(manifest)], capture_output=True,
+                                 text=True, check=True)
+            r = json.loads(out.stdout.strip().splitlines()[-1])
+            print(f"{mb:>8} {r['seconds']:8.2f} {r['peak_mb']:12.1f} {r['excluded']:12d}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 2 and sys.argv[1] == "--child":
+        child(sys.argv[2])
+    else:
+        main()
