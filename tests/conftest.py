@@ -16,7 +16,7 @@ settings.load_profile("e1prep")
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "evals" / "golden" / "2026-10-25-inference"
 EXAMPLE_MANIFEST = EXAMPLE / "manifest.json"
-SEEDS = Path("/work/shared/seeds")
+SEEDS = ROOT.parent / "shared" / "seeds"  # shared/ sits beside the checkout
 BLOGS = "inbox/jay/2026-10-25T1335-blogs-discovery.md"
 
 

@@ -417,7 +417,7 @@ def card_sections_mismatch(kb: KB, doc: KnowledgeDoc) -> Findings:
 
 
 _INJECTION = re.compile(
-    r"ignore (?:all |the )?(?:previous|above|prior|earlier) (?:rules|instructions|prompts?)|disregard (?:the|all|any) "
+    r"ignore (?:all |the |any )?(?:previous |above |prior |earlier )?(?:rules|instructions|prompts?)|disregard (?:the|all|any) "
     r"(?:rules|instructions)|mark (?:this|it|these) (?:as )?verified|you are now|system prompt|"
     r"忽略(?:以上|上面|之前|前面|上述)(?:的|所有)?(?:规则|指令|要求)|标记为(?:已核查|已核实|verified)|"
     r"无视(?:以上|上述)?(?:规则|指令)|请把.{0,12}(?:写成|改为).{0,12}(?:已核查|verified)",
@@ -438,7 +438,7 @@ def injection_suspected(kb: KB, doc: KnowledgeDoc) -> Findings:
             out.append(Contradiction(
                 key=f"{m.path}:{n}", kind=ContradictionKind.injection_suspected, sources=[m.path],
                 evidence=EvidenceLevel.unverified,
-                claim=f"材料第 {n} 行含疑似对模型的指令（「{hit.group(0)}」）：按数据处理，未执行。",
+                claim=f"材料中有一行含疑似对模型的指令（「{hit.group(0)}」，行号见 location）：按数据处理，未执行。",
                 action="人工查看该行来源；其内容不改变任何证据等级。",
                 location=SourceRef(path=m.path, line_start=n, line_end=n, quote=line.strip()[:300]),
             ))
