@@ -132,9 +132,18 @@ def make_kb(tmp_path: Path) -> MakeKB:
 def repo_card(repo: str = "acme/widget", stars: int = 100, weekly: int = 10, body: str = "", **extra: object) -> str:
     """A canonical repo card with front matter."""
     fields = {
-        "repo": repo, "url": f"https://github.com/{repo}", "stars": stars, "stars_weekly": weekly,
-        "language": "Python", "license": "MIT", "last_commit": "2026-10-20", "first_seen": "2026-06-01",
-        "last_seen": "2026-10-25", "maturity": "active", "source": "github-search", **extra,
+        "repo": repo,
+        "url": f"https://github.com/{repo}",
+        "stars": stars,
+        "stars_weekly": weekly,
+        "language": "Python",
+        "license": "MIT",
+        "last_commit": "2026-10-20",
+        "first_seen": "2026-06-01",
+        "last_seen": "2026-10-25",
+        "maturity": "active",
+        "source": "github-search",
+        **extra,
     }
     front = "\n".join(f"{k}: {v}" for k, v in fields.items())
     return f"---\n{front}\n---\n# {repo}\n\n{body}"

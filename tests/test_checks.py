@@ -88,8 +88,9 @@ def _note(*items: str) -> str:
     return "# 博客发现\n\n" + "\n\n".join(items) + "\n"
 
 
-@pytest.mark.parametrize(("date", "fires"), [("2024-01-15", True), ("2026-09-25", False), ("2026-04-27", True),
-                                             ("2026-04-28", False)])
+@pytest.mark.parametrize(
+    ("date", "fires"), [("2024-01-15", True), ("2026-09-25", False), ("2026-04-27", True), ("2026-04-28", False)]
+)
 def test_stale(make_kb, date: str, fires: bool) -> None:
     note = _note(f"## 1. Old newsletter\n- URL: https://example.com/old\n- 发布日期：{date}\n- 核查：已核查原文")
     found = run(checks.stale, make_kb, {NOTE: note})
@@ -106,10 +107,13 @@ def test_stale_without_date(make_kb) -> None:
     assert run(checks.stale, make_kb, {NOTE: note}).contradictions == []
 
 
-VENDOR_ITEM = ("## 1. Acme 推理栈\n- URL: https://example.com/acme\n- 核查：已核查原文\n- 要点：8 卡机部署。\n"
-               "- 数字（厂商自述）：线上 155 万亿 tokens/天，成本 38 美元。")
-VERIFIED_ITEM = ("## 1. Acme 推理栈\n- URL: https://example.com/acme\n- 核查：已核查原文\n"
-                 "- 要点：8 卡机部署，64–128 卡超节点。")
+VENDOR_ITEM = (
+    "## 1. Acme 推理栈\n- URL: https://example.com/acme\n- 核查：已核查原文\n- 要点：8 卡机部署。\n"
+    "- 数字（厂商自述）：线上 155 万亿 tokens/天，成本 38 美元。"
+)
+VERIFIED_ITEM = (
+    "## 1. Acme 推理栈\n- URL: https://example.com/acme\n- 核查：已核查原文\n- 要点：8 卡机部署，64–128 卡超节点。"
+)
 
 
 def test_not_quotable_vendor_numbers(make_kb) -> None:
@@ -162,8 +166,9 @@ def test_version_mismatch(make_kb) -> None:
     assert "0.11" in c.claim and "0.12" in c.claim
 
 
-@pytest.mark.parametrize("line", ["- vLLM 0.11 新增分块预填充。", "- 复现环境：vLLM 0.12，单卡。",
-                                  "- SGLang 0.5 新增分块预填充。"])
+@pytest.mark.parametrize(
+    "line", ["- vLLM 0.11 新增分块预填充。", "- 复现环境：vLLM 0.12，单卡。", "- SGLang 0.5 新增分块预填充。"]
+)
 def test_version_mismatch_near_misses(make_kb, line: str) -> None:
     note = _note(f"## 1. vLLM 新特性\n- URL: https://example.com/v\n- 核查：已核查原文\n{line}")
     assert run(checks.version_mismatch, make_kb, {NOTE: note}).contradictions == []
@@ -191,13 +196,18 @@ def test_bilingual_consistent(make_kb) -> None:
 
 
 def _paper(tldr: str, reuse: str, tags: str = "inference") -> str:
-    return (f"---\narxiv: '2601.00001'\ntitle: 'Foo: a thing'\n---\n# Foo\n\n## TLDR\n{tldr}\n\n"
-            f"## 可复用信息\n{reuse}\n\n## Tags\n{tags}\n")
+    return (
+        f"---\narxiv: '2601.00001'\ntitle: 'Foo: a thing'\n---\n# Foo\n\n## TLDR\n{tldr}\n\n"
+        f"## 可复用信息\n{reuse}\n\n## Tags\n{tags}\n"
+    )
 
 
 def test_card_sections_mismatch(make_kb) -> None:
-    card = _paper("We propose a method that trains a per-head RL agent to evict KV cache tokens.",
-                  "- 一篇系统性梳理 KV cache 问题的必读综述。", "survey, kv-cache")
+    card = _paper(
+        "We propose a method that trains a per-head RL agent to evict KV cache tokens.",
+        "- 一篇系统性梳理 KV cache 问题的必读综述。",
+        "survey, kv-cache",
+    )
     [c] = run(checks.card_sections_mismatch, make_kb, {PAPER: card}).contradictions
     assert c.kind is ContradictionKind.card_sections_mismatch
     assert c.key == "Foo"
@@ -205,15 +215,19 @@ def test_card_sections_mismatch(make_kb) -> None:
 
 
 def test_card_sections_consistent(make_kb) -> None:
-    card = _paper("We propose a method that trains a per-head RL agent to evict KV cache tokens.",
-                  "- 提出按头训练的驱逐策略，可复用其 trace 采集流程。", "kv-cache")
+    card = _paper(
+        "We propose a method that trains a per-head RL agent to evict KV cache tokens.",
+        "- 提出按头训练的驱逐策略，可复用其 trace 采集流程。",
+        "kv-cache",
+    )
     assert run(checks.card_sections_mismatch, make_kb, {PAPER: card}).contradictions == []
 
 
 def test_card_sections_mismatch_checks_spot_cards(make_kb) -> None:
     card = _paper("We propose a method that trains an agent.", "- 必读综述。", "survey")
-    found = run(checks.card_sections_mismatch, make_kb, {PAPER: card, NOTE: "# x\n"}, materials=[NOTE],
-                spot_check=[PAPER])
+    found = run(
+        checks.card_sections_mismatch, make_kb, {PAPER: card, NOTE: "# x\n"}, materials=[NOTE], spot_check=[PAPER]
+    )
     assert len(found.contradictions) == 1
 
 
@@ -243,8 +257,7 @@ def test_example_kvp_card_sections(example_brief) -> None:
 
 
 def test_example_deepinfer_not_quotable(example_brief) -> None:
-    deep = [c for c in _kinds(example_brief, ContradictionKind.not_quotable) if "DeepInfer" in c.key
-            and c.numbers]
+    deep = [c for c in _kinds(example_brief, ContradictionKind.not_quotable) if "DeepInfer" in c.key and c.numbers]
     assert len(deep) == 1
     texts = [n.text for n in deep[0].numbers]
     assert "155 万亿 tokens/天" in texts and "38 美元" in texts
@@ -256,7 +269,9 @@ def test_detect_all_runs_every_detector(example_kb) -> None:
     kb, doc = example_kb
     found = checks.detect_all(kb, doc)
     assert len(checks.DETECTORS) == 10
-    assert {c.kind for c in found.contradictions} >= {ContradictionKind.count_mismatch,
-                                                      ContradictionKind.bilingual_mismatch,
-                                                      ContradictionKind.not_quotable}
+    assert {c.kind for c in found.contradictions} >= {
+        ContradictionKind.count_mismatch,
+        ContradictionKind.bilingual_mismatch,
+        ContradictionKind.not_quotable,
+    }
     assert len(found.refreshes) == 5

@@ -17,8 +17,11 @@ NOTE = "inbox/jay/2026-10-25-blogs-discovery.md"
 
 
 def _tree_hash(folder: Path) -> dict[str, str]:
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 @pytest.fixture(scope="module")
@@ -99,11 +102,16 @@ def test_verify_clean_and_tampered(drafted: Path, tmp_path: Path, capsys: pytest
 
 @pytest.mark.parametrize(
     ("name", "content"),
-    [("missing.json", None), ("invalid.json", "{nope"), ("notabrief.json", '{"foo": 1}'),
-     ("wrongtype.json", '{"header": 3}')],
+    [
+        ("missing.json", None),
+        ("invalid.json", "{nope"),
+        ("notabrief.json", '{"foo": 1}'),
+        ("wrongtype.json", '{"header": 3}'),
+    ],
 )
-def test_verify_bad_input_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str,
-                                 content: str | None) -> None:
+def test_verify_bad_input_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, content: str | None
+) -> None:
     path = tmp_path / name
     if content is not None:
         path.write_text(content, encoding="utf-8")

@@ -6,10 +6,10 @@ import hashlib
 from pathlib import Path
 
 import pytest
-from conftest import MakeKB
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import MakeKB
 from e1prep.cli import main
 from e1prep.errors import E1PrepError
 from e1prep.loading import read_material, split_front_matter
@@ -31,8 +31,11 @@ INJECTION_NOTE = """# 博客发现
 
 
 def _tree_digest(root: Path) -> dict[str, str]:
-    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(root.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
 
 
 def test_instruction_in_a_note_is_registered_and_not_obeyed(make_kb: MakeKB) -> None:
@@ -141,7 +144,7 @@ def test_splitter_never_raises_and_spans_stay_inside(text: str) -> None:
 @FUZZ
 @given(block=st.text(max_size=300), body=markdown_text)
 def test_front_matter_never_raises(block: str, body: str) -> None:
-    front, rest, line, warnings = split_front_matter(f"---\n{block}\n---\n{body}")
+    front, _rest, line, _warnings = split_front_matter(f"---\n{block}\n---\n{body}")
     assert isinstance(front, dict)
     assert line >= 1
 

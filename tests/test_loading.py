@@ -44,11 +44,28 @@ def test_manifest_missing_file(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "content",
-    ["{not json", "", b"\xff\xfe\x00garbage", "[1, 2]", '{"job": "j"}', '{"job": "j", "items": []}',
-     '{"job": "j", "items": "x"}', '{"job": "j", "items": [{"id": "a"}]}',
-     '{"job": "j", "items": [{"id": "a", "knowledge": "k", "materials": [1]}]}'],
-    ids=["invalid-json", "empty", "not-utf8", "array", "no-items", "empty-items", "items-not-list",
-         "item-no-knowledge", "materials-not-strings"],
+    [
+        "{not json",
+        "",
+        b"\xff\xfe\x00garbage",
+        "[1, 2]",
+        '{"job": "j"}',
+        '{"job": "j", "items": []}',
+        '{"job": "j", "items": "x"}',
+        '{"job": "j", "items": [{"id": "a"}]}',
+        '{"job": "j", "items": [{"id": "a", "knowledge": "k", "materials": [1]}]}',
+    ],
+    ids=[
+        "invalid-json",
+        "empty",
+        "not-utf8",
+        "array",
+        "no-items",
+        "empty-items",
+        "items-not-list",
+        "item-no-knowledge",
+        "materials-not-strings",
+    ],
 )
 def test_manifest_malformed_names_the_file(tmp_path: Path, content: str | bytes) -> None:
     path = _manifest(tmp_path, content, "bad-manifest.json")
@@ -76,8 +93,11 @@ def test_manifest_several_items_need_item(tmp_path: Path) -> None:
 
 
 def test_manifest_bom_and_defaults(tmp_path: Path) -> None:
-    data = {"job": "j", "created": "2026-10-25T21:00:00+08:00",
-            "items": [{"id": "e1_prep:rag", "knowledge": "k.md", "materials": ["a.md"], "score": 7}]}
+    data = {
+        "job": "j",
+        "created": "2026-10-25T21:00:00+08:00",
+        "items": [{"id": "e1_prep:rag", "knowledge": "k.md", "materials": ["a.md"], "score": 7}],
+    }
     path = _manifest(tmp_path, b"\xef\xbb\xbf" + json.dumps(data).encode())
     m = load_manifest(path)
     assert m.date == "2026-10-25"
@@ -221,8 +241,9 @@ def test_containment_refuses_and_never_reads(make_kb, tmp_path: Path, monkeypatc
     outside = tmp_path / "secret.md"
     outside.write_text("SECRET 42", encoding="utf-8")
     kb_root = tmp_path / "kb"
-    manifest = make_kb({NOTE: "# ok\n"}, materials=[
-        NOTE, "../secret.md", str(outside), "inbox/link.md", "inbox/../../secret.md"])
+    manifest = make_kb(
+        {NOTE: "# ok\n"}, materials=[NOTE, "../secret.md", str(outside), "inbox/link.md", "inbox/../../secret.md"]
+    )
     os.symlink(outside, kb_root / "inbox" / "link.md")
 
     opened: list[str] = []

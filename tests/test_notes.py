@@ -54,8 +54,11 @@ HEADING_WITH_TABLE = """# RSS 汇总
 def test_split_heading_items() -> None:
     items = split_note(P, HEADINGS, first_line=5)
     assert [i.title for i in items] == ["Alpha 引擎开源", "Beta 缓存", "Gamma 调度"]
-    assert [i.url for i in items] == ["https://example.com/alpha", "https://example.com/beta",
-                                       "https://example.com/gamma"]
+    assert [i.url for i in items] == [
+        "https://example.com/alpha",
+        "https://example.com/beta",
+        "https://example.com/gamma",
+    ]
     assert [i.evidence for i in items] == [EvidenceLevel.verified, EvidenceLevel.summary, EvidenceLevel.unverified]
     assert items[0].line_start == 5 + 2  # body line 3 ("## 1.") shifted by first_line
     assert items[0].line_end < items[1].line_start
@@ -84,8 +87,11 @@ def test_split_table_only_note() -> None:
 def test_heading_holding_a_table_of_leads_is_split() -> None:
     items = split_note(P, HEADING_WITH_TABLE)
     assert [i.title for i in items] == ["Alpha 引擎", "Beta 缓存", "Gamma 调度"]
-    assert [i.url for i in items] == ["https://example.com/alpha", "https://example.com/beta",
-                                       "https://example.com/gamma"]
+    assert [i.url for i in items] == [
+        "https://example.com/alpha",
+        "https://example.com/beta",
+        "https://example.com/gamma",
+    ]
 
 
 def test_note_without_structure_is_one_item() -> None:

@@ -80,8 +80,12 @@ def test_brief_has_no_rejected_objects(example_brief, example_kb) -> None:
 
 def test_header_and_baseline(example_brief) -> None:
     h = example_brief.header
-    assert (h.job, h.item, h.topic, h.date) == ("e627b203-77c1-4f5a-a634-26925ef1b683", "e1_prep:inference",
-                                                 "inference", "2026-10-25")
+    assert (h.job, h.item, h.topic, h.date) == (
+        "e627b203-77c1-4f5a-a634-26925ef1b683",
+        "e1_prep:inference",
+        "inference",
+        "2026-10-25",
+    )
     assert example_brief.baseline.version == "vOct25午"
     assert example_brief.baseline.sections > 10
     assert "8 份材料" in example_brief.judgement

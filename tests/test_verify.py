@@ -74,8 +74,15 @@ def test_changed_cited_value(verifier, brief) -> None:
 def test_vendor_number_as_verified_finding(verifier, brief) -> None:
     inc = deepinfer(brief)
     inc.numbers = [n for n in inc.numbers if "155" not in n.text]
-    inc.numbers.append(NumberCitation(text="155 万亿 tokens/天", value=155, evidence=EvidenceLevel.verified,
-                                      quotable=True, source=SourceRef(path=BLOGS)))
+    inc.numbers.append(
+        NumberCitation(
+            text="155 万亿 tokens/天",
+            value=155,
+            evidence=EvidenceLevel.verified,
+            quotable=True,
+            source=SourceRef(path=BLOGS),
+        )
+    )
     inc.points.append("线上规模 155 万亿 tokens/天。")
     found = rules_of(verifier, brief)
     assert found & {"evidence-overstated", "not-quotable-as-finding"}
@@ -192,8 +199,10 @@ def test_any_large_integer_is_caught(verifier, example_brief, data, number: int)
     else:
         setattr(obj, f, (value + " " if value else "") + inserted)
     report = verifier.verify(brief)
-    assert any(v.rule == "quantity-uncited" and str(number) in normalize(v.text)
-               and v.path.startswith(f"{name}[{n}].{f}") for v in report.violations), report.render()
+    assert any(
+        v.rule == "quantity-uncited" and str(number) in normalize(v.text) and v.path.startswith(f"{name}[{n}].{f}")
+        for v in report.violations
+    ), report.render()
 
 
 def _citations(brief: Brief) -> list[tuple[str, int, int]]:
@@ -215,10 +224,11 @@ def test_changing_one_digit_of_a_citation_is_caught(verifier, example_brief, dat
     digits = [i for i, ch in enumerate(cite.text) if ch.isdigit()]
     at = data.draw(st.sampled_from(digits))
     new_digit = data.draw(st.sampled_from([d for d in "0123456789" if d != cite.text[at]]))
-    changed = cite.text[:at] + new_digit + cite.text[at + 1:]
+    changed = cite.text[:at] + new_digit + cite.text[at + 1 :]
     # a changed number that genuinely occurs in the cited material is not a fabrication
     assume(not occurs_in(changed, verifier.facts[cite.source.path].normalized))
     cite.text = changed
     report = verifier.verify(brief)
-    assert any(v.rule == "citation-not-in-source" and v.path == f"{name}[{n}].numbers[{k}]"
-               for v in report.violations), report.render()
+    assert any(
+        v.rule == "citation-not-in-source" and v.path == f"{name}[{n}].numbers[{k}]" for v in report.violations
+    ), report.render()

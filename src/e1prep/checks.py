@@ -43,7 +43,10 @@ class Findings:
 
 def _cite(text: str, level: EvidenceLevel, path: str, quote: str, line: int | None = None) -> NumberCitation:
     return NumberCitation(
-        text=text, value=parse_value(text), unit=None, evidence=level,
+        text=text,
+        value=parse_value(text),
+        unit=None,
+        evidence=level,
         source=SourceRef(path=path, line_start=line, line_end=line, quote=quote.strip()),
         quotable=level.quotable,
     )
@@ -85,8 +88,11 @@ def doc_counts(doc: KnowledgeDoc, repo: str) -> list[DocCount]:
             continue
         weekly = _WEEKLY.search(line)
         date = _DATE.search(line)
-        out.append(DocCount(n, line.strip(), stars.group(1), weekly.group(1) if weekly else None,
-                            date.group(1) if date else None))
+        out.append(
+            DocCount(
+                n, line.strip(), stars.group(1), weekly.group(1) if weekly else None, date.group(1) if date else None
+            )
+        )
     return out
 
 
@@ -122,8 +128,9 @@ def count_refresh(kb: KB, doc: KnowledgeDoc) -> Findings:
             line, quote = _card_line(card, "stars")
             numbers.append(_cite(str(stars), EvidenceLevel.card, card.path, quote, line))
         if weekly is not None:
-            changes.append(CountChange(field="stars_weekly", old=base.weekly, new=f"+{weekly}",
-                                       old_date=base.date, new_date=seen))
+            changes.append(
+                CountChange(field="stars_weekly", old=base.weekly, new=f"+{weekly}", old_date=base.date, new_date=seen)
+            )
             line, quote = _card_line(card, "stars_weekly")
             numbers.append(_cite(str(weekly), EvidenceLevel.card, card.path, quote, line))
         numbers.append(_cite(base.stars or "", EvidenceLevel.card, doc.path, base.text, base.line))
@@ -139,10 +146,21 @@ def count_refresh(kb: KB, doc: KnowledgeDoc) -> Findings:
             + ("。仅计数变化，按规则不算新观点。" if moved else "。逐项一致，零增量。")
         )
         refreshes.append(
-            Refresh(key=repo.split("/")[-1], sources=[card.path], evidence=EvidenceLevel.card, summary=summary,
-                    changes=changes if moved else [], numbers=[n for n in numbers if n.text])
+            Refresh(
+                key=repo.split("/")[-1],
+                sources=[card.path],
+                evidence=EvidenceLevel.card,
+                summary=summary,
+                changes=changes if moved else [],
+                numbers=[n for n in numbers if n.text],
+            )
         )
     return Findings([], refreshes)
+
+
+def _where(doc: KnowledgeDoc, line: int) -> str:
+    sec = doc.section_at(line)
+    return sec.id if sec else "活文档"
 
 
 def count_mismatch(kb: KB, doc: KnowledgeDoc) -> Findings:
@@ -158,18 +176,19 @@ def count_mismatch(kb: KB, doc: KnowledgeDoc) -> Findings:
         line, quote = _card_line(card, "stars")
         if card.front.get("stars") is not None:
             cites.append(_cite(str(card.front["stars"]), EvidenceLevel.card, card.path, quote, line))
-        places = "；".join(
-            f"{(doc.section_at(c.line).id if doc.section_at(c.line) else f'第 {c.line} 行')} 记 {c.stars} ⭐"
-            for c in counts
+        places = "；".join(f"{_where(doc, c.line)} 记 {c.stars} ⭐" for c in counts)
+        out.append(
+            Contradiction(
+                key=repo.split("/")[-1],
+                kind=ContradictionKind.count_mismatch,
+                sources=[card.path],
+                evidence=EvidenceLevel.card,
+                claim=f"{repo} 星数口径不一：{places}；卡片采集 {card.front.get('stars')} ⭐。",
+                detail="属采集漂移，不是新观点。",
+                action="登记矛盾，下一轮统一口径；本轮不改活文档。",
+                numbers=cites,
+            )
         )
-        out.append(Contradiction(
-            key=repo.split("/")[-1], kind=ContradictionKind.count_mismatch, sources=[card.path],
-            evidence=EvidenceLevel.card,
-            claim=f"{repo} 星数口径不一：{places}；卡片采集 {card.front.get('stars')} ⭐。",
-            detail="属采集漂移，不是新观点。",
-            action="登记矛盾，下一轮统一口径；本轮不改活文档。",
-            numbers=cites,
-        ))
     return Findings(out, [])
 
 
@@ -182,14 +201,20 @@ def weekly_exceeds_total(kb: KB, doc: KnowledgeDoc) -> Findings:
             continue
         sl, sq = _card_line(card, "stars")
         wl, wq = _card_line(card, "stars_weekly")
-        out.append(Contradiction(
-            key=_repo_of(card).split("/")[-1], kind=ContradictionKind.weekly_exceeds_total, sources=[card.path],
-            evidence=EvidenceLevel.card,
-            claim=f"周增 +{weekly} 大于总星数 {stars}：采集值自相矛盾。",
-            action="不引用该卡计数，待下次采集复核。",
-            numbers=[_cite(str(weekly), EvidenceLevel.card, card.path, wq, wl),
-                     _cite(str(stars), EvidenceLevel.card, card.path, sq, sl)],
-        ))
+        out.append(
+            Contradiction(
+                key=_repo_of(card).split("/")[-1],
+                kind=ContradictionKind.weekly_exceeds_total,
+                sources=[card.path],
+                evidence=EvidenceLevel.card,
+                claim=f"周增 +{weekly} 大于总星数 {stars}：采集值自相矛盾。",
+                action="不引用该卡计数，待下次采集复核。",
+                numbers=[
+                    _cite(str(weekly), EvidenceLevel.card, card.path, wq, wl),
+                    _cite(str(stars), EvidenceLevel.card, card.path, sq, sl),
+                ],
+            )
+        )
     return Findings(out, [])
 
 
@@ -227,12 +252,19 @@ def stale(kb: KB, doc: KnowledgeDoc) -> Findings:
         age = _days(item.date, kb.date)
         if age is None or age <= STALE_DAYS:
             continue
-        out.append(Contradiction(
-            key=_item_key(item), kind=ContradictionKind.stale, sources=[material.path], evidence=item.evidence,
-            claim=f"内容日期 {item.date}，远早于批次日期 {kb.date}：旧内容，不是本期资讯。",
-            action="不作增量；如需跟进，找最新一期再核。",
-            location=SourceRef(path=material.path, url=item.url, line_start=item.line_start, line_end=item.line_end),
-        ))
+        out.append(
+            Contradiction(
+                key=_item_key(item),
+                kind=ContradictionKind.stale,
+                sources=[material.path],
+                evidence=item.evidence,
+                claim=f"内容日期 {item.date}，远早于批次日期 {kb.date}：旧内容，不是本期资讯。",
+                action="不作增量；如需跟进，找最新一期再核。",
+                location=SourceRef(
+                    path=material.path, url=item.url, line_start=item.line_start, line_end=item.line_end
+                ),
+            )
+        )
     return Findings(out, [])
 
 
@@ -248,22 +280,34 @@ def not_quotable(kb: KB, doc: KnowledgeDoc) -> Findings:
             line = item.line_start + offset
             quote = block.strip()
             scanned = re.sub(r"^\s*\|\s*\d{1,3}\s*\|", "|", block)
-            cites += [_cite(q.text, level, material.path, quote, line) for q in quantities(scanned)
-                      if not re.match(r"^\s*(?:URL|链接)", quote)]
+            cites += [
+                _cite(q.text, level, material.path, quote, line)
+                for q in quantities(scanned)
+                if not re.match(r"^\s*(?:URL|链接)", quote)
+            ]
         lead = item.evidence in (EvidenceLevel.summary, EvidenceLevel.unverified) and not item.access_blocked
         if not cites and not lead:
             continue
         levels = sorted({c.evidence.label for c in cites} or {item.evidence.label})
         numbers_text = "、".join(dict.fromkeys(c.text for c in cites))
-        out.append(Contradiction(
-            key=_item_key(item), kind=ContradictionKind.not_quotable, sources=[material.path],
-            evidence=cites[0].evidence if cites else item.evidence,
-            claim=(f"数字 {numbers_text} 仅{'/'.join(levels)}，不可引用。" if cites
-                   else f"仅{item.evidence.label}的线索，无正文：不作结论。"),
-            action="只作待核查线索，不写入活文档正文。",
-            location=SourceRef(path=material.path, url=item.url, line_start=item.line_start, line_end=item.line_end),
-            numbers=cites,
-        ))
+        out.append(
+            Contradiction(
+                key=_item_key(item),
+                kind=ContradictionKind.not_quotable,
+                sources=[material.path],
+                evidence=cites[0].evidence if cites else item.evidence,
+                claim=(
+                    f"数字 {numbers_text} 仅{'/'.join(levels)}，不可引用。"
+                    if cites
+                    else f"仅{item.evidence.label}的线索，无正文：不作结论。"
+                ),
+                action="只作待核查线索，不写入活文档正文。",
+                location=SourceRef(
+                    path=material.path, url=item.url, line_start=item.line_start, line_end=item.line_end
+                ),
+                numbers=cites,
+            )
+        )
     return Findings(out, [])
 
 
@@ -273,21 +317,33 @@ def access_blocked(kb: KB, doc: KnowledgeDoc) -> Findings:
     for material, item in _items(kb):
         if not item.access_blocked or item.evidence in (EvidenceLevel.verified, EvidenceLevel.summary):
             continue
-        cites = [_cite(q.text, item.evidence, material.path, item.text.strip().split("\n")[0], item.line_start)
-                 for q in quantities(item.text) if q.text in item.text.split("\n")[0]]
-        out.append(Contradiction(
-            key=_item_key(item), kind=ContradictionKind.access_blocked, sources=[material.path],
-            evidence=item.evidence,
-            claim=f"原文不可读（{item.access_blocked}）：其中任何说法都不是结论。",
-            action="不重试也不引用；有权限时再读原文。",
-            location=SourceRef(path=material.path, url=item.url, line_start=item.line_start, line_end=item.line_end),
-            numbers=cites,
-        ))
+        cites = [
+            _cite(q.text, item.evidence, material.path, item.text.strip().split("\n")[0], item.line_start)
+            for q in quantities(item.text)
+            if q.text in item.text.split("\n")[0]
+        ]
+        out.append(
+            Contradiction(
+                key=_item_key(item),
+                kind=ContradictionKind.access_blocked,
+                sources=[material.path],
+                evidence=item.evidence,
+                claim=f"原文不可读（{item.access_blocked}）：其中任何说法都不是结论。",
+                action="不重试也不引用；有权限时再读原文。",
+                location=SourceRef(
+                    path=material.path, url=item.url, line_start=item.line_start, line_end=item.line_end
+                ),
+                numbers=cites,
+            )
+        )
     return Findings(out, [])
 
 
-_VERSION_OF = re.compile(r"\b(vLLM|SGLang|TensorRT-LLM|TRT-LLM|llm-d|Dynamo|LMCache|Ollama|llama\.cpp|LMDeploy)"
-                         r"\s*v?(\d+)\.(\d+)(?:\.\d+)?", re.I)
+_VERSION_OF = re.compile(
+    r"\b(vLLM|SGLang|TensorRT-LLM|TRT-LLM|llm-d|Dynamo|LMCache|Ollama|llama\.cpp|LMDeploy)"
+    r"\s*v?(\d+)\.(\d+)(?:\.\d+)?",
+    re.I,
+)
 _ENV_LINE = re.compile(r"复现|repro|环境|environment|setup", re.I)
 
 
@@ -312,13 +368,20 @@ def version_mismatch(kb: KB, doc: KnowledgeDoc) -> Findings:
                 if base is None or seen == base:
                     continue
                 line = item.line_start + offset
-                out.append(Contradiction(
-                    key=f"{m.group(1)} {m.group(0).split()[-1]}", kind=ContradictionKind.version_mismatch,
-                    sources=[material.path], evidence=item.evidence,
-                    claim=f"材料把说法挂在 {m.group(0)} 上，活文档基线为 {m.group(1)} {base[0]}.{base[1]}：版本不同，不能并列。",
-                    action="引用时标明版本；不据此改写基线结论。",
-                    location=SourceRef(path=material.path, line_start=line, line_end=line, quote=block.strip()),
-                ))
+                out.append(
+                    Contradiction(
+                        key=f"{m.group(1)} {m.group(0).split()[-1]}",
+                        kind=ContradictionKind.version_mismatch,
+                        sources=[material.path],
+                        evidence=item.evidence,
+                        claim=(
+                            f"材料把说法挂在 {m.group(0)} 上，活文档基线为 {m.group(1)} {base[0]}.{base[1]}："
+                            "版本不同，不能并列。"
+                        ),
+                        action="引用时标明版本；不据此改写基线结论。",
+                        location=SourceRef(path=material.path, line_start=line, line_end=line, quote=block.strip()),
+                    )
+                )
                 break
     return Findings(out, [])
 
@@ -334,7 +397,10 @@ def _section(body: str, names: tuple[str, ...]) -> str:
     return ""
 
 
-_EN_BASE = re.compile(r"(?:faster|slower|better|cheaper|more \w+) than ([A-Za-z][\w\-.' ]*?(?:\([^)]*\))?)(?=[,.;]| on | in | for |$)", re.I)
+_EN_BASE = re.compile(
+    r"(?:faster|slower|better|cheaper|more \w+) than ([A-Za-z][\w\-.' ]*?(?:\([^)]*\))?)(?=[,.;]| on | in | for |$)",
+    re.I,
+)
 _ZH_BASE = re.compile(r"(?:比|相比|较)\s*([A-Za-z][\w\-. ]*?)\s*(?:快|慢|高|低|省|强)")
 
 
@@ -371,18 +437,27 @@ def bilingual_mismatch(kb: KB, doc: KnowledgeDoc) -> Findings:
         nums_differ = bool(en_v and zh_v and en_v != zh_v)
         if not (base_differs or nums_differ):
             continue
-        cites = [_cite(t, EvidenceLevel.vendor, card.path, _line_with(sec, t))
-                 for sec, ratios in ((en, en_r), (zh, zh_r)) for t in sorted(ratios)]
+        cites = [
+            _cite(t, EvidenceLevel.vendor, card.path, _line_with(sec, t))
+            for sec, ratios in ((en, en_r), (zh, zh_r))
+            for t in sorted(ratios)
+        ]
         parts = []
         if base_differs:
             parts.append(f"英文基线 {'/'.join(sorted(en_b))} vs 中文基线 {'/'.join(sorted(zh_b))}")
         if nums_differ:
             parts.append(f"英文 {'、'.join(sorted(en_r))} vs 中文 {'、'.join(sorted(zh_r))}")
-        out.append(Contradiction(
-            key=_repo_of(card).split("/")[-1], kind=ContradictionKind.bilingual_mismatch, sources=[card.path],
-            evidence=EvidenceLevel.vendor, claim="卡片中英两语不一致：" + "；".join(parts) + "。",
-            action="引用时必须标基线，不得混用两个口径。", numbers=cites,
-        ))
+        out.append(
+            Contradiction(
+                key=_repo_of(card).split("/")[-1],
+                kind=ContradictionKind.bilingual_mismatch,
+                sources=[card.path],
+                evidence=EvidenceLevel.vendor,
+                claim="卡片中英两语不一致：" + "；".join(parts) + "。",
+                action="引用时必须标基线，不得混用两个口径。",
+                numbers=cites,
+            )
+        )
     return Findings(out, [])
 
 
@@ -401,24 +476,34 @@ def card_sections_mismatch(kb: KB, doc: KnowledgeDoc) -> Findings:
         a, b = set(terms(tldr)), set(terms(reuse))
         overlap = len(a & b) / max(len(a | b), 1)
         tags = _section(card.body, ("Tags",)) + " " + str(card.front.get("topics", ""))
-        kind_clash = bool(_SURVEY.search(reuse) or _SURVEY.search(tags)) and not _SURVEY.search(tldr) \
+        kind_clash = (
+            bool(_SURVEY.search(reuse) or _SURVEY.search(tags))
+            and not _SURVEY.search(tldr)
             and bool(_METHOD.search(tldr))
+        )
         if not kind_clash and overlap >= CARD_SECTIONS_MIN_OVERLAP:
             continue
         arxiv = str(card.front.get("arxiv") or "")
         why = "TLDR 与「可复用信息」几乎无共同词项" + ("；一块写方法、一块写综述" if kind_clash else "")
-        out.append(Contradiction(
-            key=str(card.front.get("title") or arxiv or card.path).split(":")[0],
-            kind=ContradictionKind.card_sections_mismatch, sources=[card.path], evidence=EvidenceLevel.card,
-            claim=f"arXiv:{arxiv} 卡片两块内容疑似不同源（{why}），属采集串档。" if arxiv else f"卡片两块内容疑似不同源（{why}）。",
-            action="读原文之前不得引用该卡任何结论或数据。",
-        ))
+        out.append(
+            Contradiction(
+                key=str(card.front.get("title") or arxiv or card.path).split(":")[0],
+                kind=ContradictionKind.card_sections_mismatch,
+                sources=[card.path],
+                evidence=EvidenceLevel.card,
+                claim=f"arXiv:{arxiv} 卡片两块内容疑似不同源（{why}），属采集串档。"
+                if arxiv
+                else f"卡片两块内容疑似不同源（{why}）。",
+                action="读原文之前不得引用该卡任何结论或数据。",
+            )
+        )
     return Findings(out, [])
 
 
 _INJECTION = re.compile(
-    r"ignore (?:all |the |any )?(?:previous |above |prior |earlier )?(?:rules|instructions|prompts?)|disregard (?:the|all|any) "
-    r"(?:rules|instructions)|mark (?:this|it|these) (?:as )?verified|you are now|system prompt|"
+    r"ignore (?:all |the |any )?(?:previous |above |prior |earlier )?(?:rules|instructions|prompts?)|"
+    r"disregard (?:the|all|any) (?:rules|instructions)|mark (?:this|it|these) (?:as )?verified|"
+    r"you are now|system prompt|"
     r"忽略(?:以上|上面|之前|前面|上述)(?:的|所有)?(?:规则|指令|要求)|标记为(?:已核查|已核实|verified)|"
     r"无视(?:以上|上述)?(?:规则|指令)|请把.{0,12}(?:写成|改为).{0,12}(?:已核查|verified)",
     re.I,
@@ -435,13 +520,17 @@ def injection_suspected(kb: KB, doc: KnowledgeDoc) -> Findings:
             hit = _INJECTION.search(line)
             if not hit:
                 continue
-            out.append(Contradiction(
-                key=f"{m.path}:{n}", kind=ContradictionKind.injection_suspected, sources=[m.path],
-                evidence=EvidenceLevel.unverified,
-                claim=f"材料中有一行含疑似对模型的指令（「{hit.group(0)}」，行号见 location）：按数据处理，未执行。",
-                action="人工查看该行来源；其内容不改变任何证据等级。",
-                location=SourceRef(path=m.path, line_start=n, line_end=n, quote=line.strip()[:300]),
-            ))
+            out.append(
+                Contradiction(
+                    key=f"{m.path}:{n}",
+                    kind=ContradictionKind.injection_suspected,
+                    sources=[m.path],
+                    evidence=EvidenceLevel.unverified,
+                    claim=f"材料中有一行含疑似对模型的指令（「{hit.group(0)}」，行号见 location）：按数据处理。",
+                    action="人工查看该行来源；其内容不改变任何证据等级。",
+                    location=SourceRef(path=m.path, line_start=n, line_end=n, quote=line.strip()[:300]),
+                )
+            )
     return Findings(out, [])
 
 

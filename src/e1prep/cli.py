@@ -28,8 +28,12 @@ examples:
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="e1prep", description="Draft and verify E1 pre-digestion briefs.",
-                                epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="e1prep",
+        description="Draft and verify E1 pre-digestion briefs.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("--version", action="version", version=f"e1prep {__version__}")
     p.add_argument("-v", "--verbose", action="store_true", help="log progress and warnings on stderr")
     sub = p.add_subparsers(dest="command", required=True)
@@ -74,8 +78,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
-                        format="e1prep: %(levelname)s: %(message)s", stream=sys.stderr)
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="e1prep: %(levelname)s: %(message)s",
+        stream=sys.stderr,
+    )
     try:
         handler = {"draft": _draft, "verify": _verify, "lint": _lint, "schema": _schema, "eval": _eval}
         return handler[args.command](args)
@@ -90,9 +97,12 @@ def _producer(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from .llm.backend import LLMProducer
     from .llm.settings import load_settings
 
-    return LLMProducer(load_settings(), concurrency=args.concurrency,
-                       cache_dir=None if args.no_cache else (Path(args.cache_dir) if args.cache_dir else None),
-                       use_cache=not args.no_cache)
+    return LLMProducer(
+        load_settings(),
+        concurrency=args.concurrency,
+        cache_dir=None if args.no_cache else (Path(args.cache_dir) if args.cache_dir else None),
+        use_cache=not args.no_cache,
+    )
 
 
 def _draft(args: argparse.Namespace) -> int:
@@ -130,9 +140,12 @@ def _summary(brief: Brief, seconds: float) -> None:
         f"e1prep: {len(brief.increments)} increments, {len(brief.refreshes)} refreshes, "
         f"{len(brief.contradictions)} contradictions, {len(brief.anchors)} anchors, "
         f"{len(brief.rejected)} rejected; backend {brief.run.backend}"
-        + (f", model {brief.run.model}, {u.calls} calls ({u.retries} retries), "
-           f"{u.prompt_tokens}+{u.completion_tokens} tokens, {u.cache_hits} cache hits" if brief.run.backend != "rules"
-           else "")
+        + (
+            f", model {brief.run.model}, {u.calls} calls ({u.retries} retries), "
+            f"{u.prompt_tokens}+{u.completion_tokens} tokens, {u.cache_hits} cache hits"
+            if brief.run.backend != "rules"
+            else ""
+        )
         + f"; {seconds:.2f}s",
         file=sys.stderr,
     )

@@ -59,9 +59,7 @@ def matches(obj: dict[str, Any], expected: ExpectedObject) -> int:
 
 def pair(objects: list[dict[str, Any]], expected: list[ExpectedObject]) -> list[tuple[int, int]]:
     """One-to-one matching, best scores first: (object index, expected index)."""
-    scored = [
-        (s, i, j) for i, o in enumerate(objects) for j, e in enumerate(expected) if (s := matches(o, e)) > 0
-    ]
+    scored = [(s, i, j) for i, o in enumerate(objects) for j, e in enumerate(expected) if (s := matches(o, e)) > 0]
     used_o: set[int] = set()
     used_e: set[int] = set()
     out = []
@@ -99,8 +97,14 @@ class Score:
         self.fn += other.fn
 
     def as_dict(self) -> dict[str, float]:
-        return {"tp": self.tp, "fp": self.fp, "fn": self.fn, "precision": round(self.precision, 3),
-                "recall": round(self.recall, 3), "f1": round(self.f1, 3)}
+        return {
+            "tp": self.tp,
+            "fp": self.fp,
+            "fn": self.fn,
+            "precision": round(self.precision, 3),
+            "recall": round(self.recall, 3),
+            "f1": round(self.f1, 3),
+        }
 
 
 @dataclass
@@ -133,7 +137,8 @@ def score_brief(brief: Brief, golden: GoldenCase) -> CaseResult:
     findable = [c for c in golden.contradictions if c.rule_findable]
     pairs = pair(data["contradictions"], list(findable))
     scores["contradictions_rule_findable"] = Score(
-        tp=len(pairs), fp=len(data["contradictions"]) - len(pairs), fn=len(findable) - len(pairs))
+        tp=len(pairs), fp=len(data["contradictions"]) - len(pairs), fn=len(findable) - len(pairs)
+    )
     got = {(a["arxiv"], a["status"]) for a in data["anchors"]}
     want = {(a.arxiv, a.status) for a in golden.anchors}
     scores["anchors"] = Score(tp=len(got & want), fp=len(got - want), fn=len(want - got))
@@ -145,10 +150,16 @@ def score_brief(brief: Brief, golden: GoldenCase) -> CaseResult:
     listed = {s["path"] for s in data["sources"] if s["role"] == "material"}
     manifest_count = max(golden.materials, 1)
     return CaseResult(
-        case=golden.case, scores=scores, not_quotable_as_findings=leaked_numbers,
-        not_quotable_total=len(golden.not_quotable), distractors_leaked=leaks,
+        case=golden.case,
+        scores=scores,
+        not_quotable_as_findings=leaked_numbers,
+        not_quotable_total=len(golden.not_quotable),
+        distractors_leaked=leaks,
         violations=sum(len(r.violations) for r in brief.rejected),
-        sources_coverage=min(len(listed) / manifest_count, 1.0), seconds=0.0, missed=missed, extra=extra,
+        sources_coverage=min(len(listed) / manifest_count, 1.0),
+        seconds=0.0,
+        missed=missed,
+        extra=extra,
     )
 
 
@@ -211,7 +222,8 @@ def overall(results: list[CaseResult]) -> dict[str, Any]:
         **{f"{name}_recall": round(s.recall, 3) for name, s in total.items()},
         **{f"{name}_precision": round(s.precision, 3) for name, s in total.items()},
         "not_quotable_as_findings_share": round(sum(r.not_quotable_as_findings for r in results) / nq_total, 3)
-        if nq_total else 0.0,
+        if nq_total
+        else 0.0,
         "distractors_leaked": sum(len(r.distractors_leaked) for r in results),
         "violations": sum(r.violations for r in results),
         "sources_coverage": round(min((r.sources_coverage for r in results), default=1.0), 3),
@@ -235,8 +247,10 @@ def check_thresholds(figures: dict[str, Any], thresholds: dict[str, Any]) -> lis
 
 
 def table(results: list[CaseResult], figures: dict[str, Any]) -> str:
-    head = f"{'case':32} {'inc F1':>7} {'ref F1':>7} {'con F1':>7} {'con(rule) R':>11} {'anc F1':>7} " \
-           f"{'nq-leak':>7} {'distr':>5} {'viol':>5} {'src':>5} {'sec':>6}"
+    head = (
+        f"{'case':32} {'inc F1':>7} {'ref F1':>7} {'con F1':>7} {'con(rule) R':>11} {'anc F1':>7} "
+        f"{'nq-leak':>7} {'distr':>5} {'viol':>5} {'src':>5} {'sec':>6}"
+    )
     lines = [head, "-" * len(head)]
     for r in results:
         s = r.scores
@@ -244,14 +258,16 @@ def table(results: list[CaseResult], figures: dict[str, Any]) -> str:
             f"{r.case:32} {s['increments'].f1:7.2f} {s['refreshes'].f1:7.2f} {s['contradictions'].f1:7.2f} "
             f"{s['contradictions_rule_findable'].recall:11.2f} {s['anchors'].f1:7.2f} "
             f"{r.not_quotable_as_findings:7d} {len(r.distractors_leaked):5d} {r.violations:5d} "
-            f"{r.sources_coverage:5.0%} {r.seconds:6.2f}")
+            f"{r.sources_coverage:5.0%} {r.seconds:6.2f}"
+        )
     lines.append("-" * len(head))
     lines.append(
         f"{'overall':32} {figures['increments_f1']:7.2f} {figures['refreshes_f1']:7.2f} "
         f"{figures['contradictions_f1']:7.2f} {figures['contradictions_rule_findable_recall']:11.2f} "
         f"{figures['anchors_f1']:7.2f} {figures['not_quotable_as_findings_share']:7.2f} "
         f"{figures['distractors_leaked']:5d} {figures['violations']:5d} {figures['sources_coverage']:5.0%} "
-        f"{figures['seconds']:6.2f}")
+        f"{figures['seconds']:6.2f}"
+    )
     return "\n".join(lines)
 
 
@@ -265,9 +281,15 @@ def run_cli(args: argparse.Namespace) -> int:
     figures = overall(results)
     print(table(results, figures))
     report = {
-        "backend": args.backend, "overall": figures,
-        "cases": [{**{k: v for k, v in asdict(r).items() if k != "scores"},
-                   "scores": {k: s.as_dict() for k, s in r.scores.items()}} for r in results],
+        "backend": args.backend,
+        "overall": figures,
+        "cases": [
+            {
+                **{k: v for k, v in asdict(r).items() if k != "scores"},
+                "scores": {k: s.as_dict() for k, s in r.scores.items()},
+            }
+            for r in results
+        ],
     }
     if args.report:
         Path(args.report).write_text(json.dumps(report, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")

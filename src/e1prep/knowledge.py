@@ -126,7 +126,7 @@ def parse_knowledge(path: str, text: str) -> KnowledgeDoc:
         title = h.group(2)
         num = _SECTION_NUM.match(title)
         if num:
-            raw.append((n, len(h.group(1)), "§" + num.group(1), title[num.end():].strip(" ：:-—")))
+            raw.append((n, len(h.group(1)), "§" + num.group(1), title[num.end() :].strip(" ：:-—")))
     sections = []
     for start, level, sid, title in raw:
         end = len(lines)

@@ -13,9 +13,31 @@ from .notes import ACCESS_MARKERS, SUMMARY_MARKERS, TRUNCATED_MARKERS, UNVERIFIE
 from .numbers import scan
 
 EVIDENCE_MARKERS: tuple[str, ...] = (
-    *EVIDENCE_LABELS.values(), *(lvl.value for lvl in EvidenceLevel), "已核查", "已核实", "核查", "摘要", "snippet",
-    "不可引用", "不得引用", "待核实", "未核实", "待核查", "自述", "口径", "采集", "卡面", "证据", "✅", "🔍", "⚠",
-    *VENDOR_MARKERS, *UNVERIFIED_MARKERS, *SUMMARY_MARKERS, *ACCESS_MARKERS, *TRUNCATED_MARKERS,
+    *EVIDENCE_LABELS.values(),
+    *(lvl.value for lvl in EvidenceLevel),
+    "已核查",
+    "已核实",
+    "核查",
+    "摘要",
+    "snippet",
+    "不可引用",
+    "不得引用",
+    "待核实",
+    "未核实",
+    "待核查",
+    "自述",
+    "口径",
+    "采集",
+    "卡面",
+    "证据",
+    "✅",
+    "🔍",
+    "⚠",
+    *VENDOR_MARKERS,
+    *UNVERIFIED_MARKERS,
+    *SUMMARY_MARKERS,
+    *ACCESS_MARKERS,
+    *TRUNCATED_MARKERS,
 )
 SOURCE_MARKERS = re.compile(r"https?://|inbox/|organized/|来源|source|§\s*\d|arXiv[:：]|github\.com|\.md\b", re.I)
 _SENTENCE = re.compile(r"[^。；;！？!?\n]+[。；;！？!?]?")

@@ -20,12 +20,29 @@ log = logging.getLogger(__name__)
 DEFAULT_MAX_BYTES = 16 * 1024 * 1024
 
 REPO_CARD_FIELDS = (
-    "repo", "url", "stars", "stars_weekly", "language", "license",
-    "last_commit", "first_seen", "last_seen", "maturity", "source",
+    "repo",
+    "url",
+    "stars",
+    "stars_weekly",
+    "language",
+    "license",
+    "last_commit",
+    "first_seen",
+    "last_seen",
+    "maturity",
+    "source",
 )
 PAPER_CARD_FIELDS = (
-    "arxiv", "title", "topics", "citations_s2", "citations_openalex",
-    "openalex_id", "doi", "venue", "first_seen", "last_seen",
+    "arxiv",
+    "title",
+    "topics",
+    "citations_s2",
+    "citations_openalex",
+    "openalex_id",
+    "doi",
+    "venue",
+    "first_seen",
+    "last_seen",
 )
 
 
@@ -229,7 +246,7 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str, int, list[str]]:
     match = _FRONT.match(text)
     if match:
         block = match.group(1)
-        body = text[match.end():]
+        body = text[match.end() :]
         body_line = text[: match.end()].count("\n") + 1
         try:
             data = yaml.safe_load(block)
@@ -289,7 +306,10 @@ def read_material(root: Path, rel: str, *, role: str = "material", max_bytes: in
         size = target.stat().st_size
         if size > max_bytes:
             return Material(
-                rel, kind, MaterialStatus.unreadable, role=role,
+                rel,
+                kind,
+                MaterialStatus.unreadable,
+                role=role,
                 reason=f"{size} bytes is over the size limit of {max_bytes} bytes; not read",
             )
         data = target.read_bytes()
@@ -302,8 +322,16 @@ def read_material(root: Path, rel: str, *, role: str = "material", max_bytes: in
     front, body, body_line, fm_warnings = split_front_matter(text)
     warnings += fm_warnings
     material = Material(
-        rel, kind, MaterialStatus.read, role=role, text=text, front=front, body=body,
-        body_line=body_line, encoding=encoding, warnings=warnings,
+        rel,
+        kind,
+        MaterialStatus.read,
+        role=role,
+        text=text,
+        front=front,
+        body=body,
+        body_line=body_line,
+        encoding=encoding,
+        warnings=warnings,
     )
     _check_card_fields(material)
     for w in material.warnings:
@@ -312,6 +340,7 @@ def read_material(root: Path, rel: str, *, role: str = "material", max_bytes: in
 
 
 def _check_card_fields(material: Material) -> None:
+    fields: tuple[str, ...]
     if material.kind is MaterialKind.repo_card:
         fields = REPO_CARD_FIELDS
     elif material.kind is MaterialKind.paper_card:

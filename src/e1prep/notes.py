@@ -18,29 +18,91 @@ _TOP_BULLET = re.compile(r"^[-*+]\s+(.+)$")
 # Verification remarks, Chinese and English, strongest signal first. Access problems make the
 # item's text a search snippet at best; truncation makes it partial.
 ACCESS_MARKERS = (
-    "需登录", "登录墙", "需要登录", "403", "404", "付费墙", "paywall", "login wall", "login required",
-    "cloudflare", "防护", "anti-bot", "反爬", "未打开", "打不开", "不可达", "无法访问", "access denied",
+    "需登录",
+    "登录墙",
+    "需要登录",
+    "403",
+    "404",
+    "付费墙",
+    "paywall",
+    "login wall",
+    "login required",
+    "cloudflare",
+    "防护",
+    "anti-bot",
+    "反爬",
+    "未打开",
+    "打不开",
+    "不可达",
+    "无法访问",
+    "access denied",
     "forbidden",
 )
 TRUNCATED_MARKERS = (
-    "正文被截断", "被截断", "截断", "部分核查", "仅目录", "目录级", "只读了目录", "title checked",
-    "body truncated", "truncated", "partially checked", "partial check", "table of contents only",
-    "toc only", "标题与日期已核", "标题已核", "仅标题",
+    "正文被截断",
+    "被截断",
+    "截断",
+    "部分核查",
+    "仅目录",
+    "目录级",
+    "只读了目录",
+    "title checked",
+    "body truncated",
+    "truncated",
+    "partially checked",
+    "partial check",
+    "table of contents only",
+    "toc only",
+    "标题与日期已核",
+    "标题已核",
+    "仅标题",
 )
 SUMMARY_MARKERS = (
-    "仅搜索摘要", "仅摘要", "搜索摘要", "摘要级", "无正文", "search summary only", "search summary",
-    "summary only", "abstract only", "仅 tldr", "only the abstract", "tldr only",
+    "仅搜索摘要",
+    "仅摘要",
+    "搜索摘要",
+    "摘要级",
+    "无正文",
+    "search summary only",
+    "search summary",
+    "summary only",
+    "abstract only",
+    "仅 tldr",
+    "only the abstract",
+    "tldr only",
 )
 SNIPPET_MARKERS = ("搜索片段", "snippet", "搜索 snippet")
 VENDOR_MARKERS = (
-    "厂商自述", "官方口径", "转述的官方", "自述", "官方宣称", "官方声称", "声称", "vendor-reported",
-    "vendor reported", "vendor claim", "self-reported", "not independently measured", "未独立测量",
-    "marketing", "宣传",
+    "厂商自述",
+    "官方口径",
+    "转述的官方",
+    "自述",
+    "官方宣称",
+    "官方声称",
+    "声称",
+    "vendor-reported",
+    "vendor reported",
+    "vendor claim",
+    "self-reported",
+    "not independently measured",
+    "未独立测量",
+    "marketing",
+    "宣传",
 )
 DO_NOT_QUOTE_MARKERS = ("不要引用", "不可引用", "不得引用", "勿引用", "do not quote", "not quotable", "don't quote")
 VERIFIED_MARKERS = (
-    "已核查原文", "原文已核查", "已核查", "已核实原文", "已读原文", "原文已读", "verified original",
-    "original verified", "read in full", "全文已读", "已核实 ✓", "✅ 原文已核查",
+    "已核查原文",
+    "原文已核查",
+    "已核查",
+    "已核实原文",
+    "已读原文",
+    "原文已读",
+    "verified original",
+    "original verified",
+    "read in full",
+    "全文已读",
+    "已核实 ✓",
+    "✅ 原文已核查",
 )
 UNVERIFIED_MARKERS = ("未核实", "待核实", "未核查", "unverified", "not verified", "待正文核实", "待验证")
 
@@ -265,7 +327,7 @@ def _spans_of(lines: list[str]) -> list[_Span]:
     for spans in candidates:
         if not spans:
             continue
-        with_url = sum(1 for s in spans if URL_RE.search("\n".join(lines[s.start:s.end])))
+        with_url = sum(1 for s in spans if URL_RE.search("\n".join(lines[s.start : s.end])))
         score = with_url * 10 + min(len(spans), 9)
         if score > best_score:
             best, best_score = spans, score
@@ -279,7 +341,7 @@ def _refine(lines: list[str], spans: list[_Span]) -> list[_Span]:
         inner = lines[span.start + 1 : span.end]
         sub: list[_Span] = []
         for candidate in (_table_spans(inner)[0], _list_spans(inner, _NUMBERED, need_url=True)):
-            with_url = [s for s in candidate if URL_RE.search("\n".join(inner[s.start:s.end]))]
+            with_url = [s for s in candidate if URL_RE.search("\n".join(inner[s.start : s.end]))]
             if len(with_url) >= 2:
                 sub = with_url
                 break
@@ -300,9 +362,10 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
         best = [_Span(title.lstrip("# "), 0, len(lines))]
     items = []
     for n, span in enumerate(best, start=1):
-        text = "\n".join(lines[span.start:span.end]).strip("\n")
-        items.append(make_item(material, n, _clean_title(span.title), text, first_line + span.start,
-                               first_line + span.end - 1))
+        text = "\n".join(lines[span.start : span.end]).strip("\n")
+        items.append(
+            make_item(material, n, _clean_title(span.title), text, first_line + span.start, first_line + span.end - 1)
+        )
     return items
 
 
@@ -310,16 +373,50 @@ def make_item(material: str, index: int, title: str, text: str, line_start: int,
     level, remark, blocked = item_evidence(text)
     urls = list(dict.fromkeys(u.rstrip(".,;:)") for u in URL_RE.findall(text)))
     return NoteItem(
-        material=material, index=index, title=title, text=text, line_start=line_start, line_end=line_end,
-        urls=urls, evidence=level, remark=remark, access_blocked=blocked, date=item_date(text),
+        material=material,
+        index=index,
+        title=title,
+        text=text,
+        line_start=line_start,
+        line_end=line_end,
+        urls=urls,
+        evidence=level,
+        remark=remark,
+        access_blocked=blocked,
+        date=item_date(text),
         arxiv=arxiv_ids(text),
     )
 
 
 _NAME_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-_./][A-Za-z0-9]+)*")
 _STOP = {
-    "the", "and", "for", "with", "from", "via", "of", "on", "in", "to", "a", "an", "new", "open", "source",
-    "vs", "url", "blog", "note", "pdf", "readme", "docs", "github", "arxiv", "https", "http", "www",
+    "the",
+    "and",
+    "for",
+    "with",
+    "from",
+    "via",
+    "of",
+    "on",
+    "in",
+    "to",
+    "a",
+    "an",
+    "new",
+    "open",
+    "source",
+    "vs",
+    "url",
+    "blog",
+    "note",
+    "pdf",
+    "readme",
+    "docs",
+    "github",
+    "arxiv",
+    "https",
+    "http",
+    "www",
 }
 
 
@@ -347,12 +444,12 @@ def item_names(item: NoteItem) -> list[str]:
 
 def _lead_name(title: str) -> str | None:
     """The first Latin-script name in a title: ``'DeepSeek DeepInfer 开源推理栈'`` → ``'DeepSeek DeepInfer'``."""
-    tokens = []
+    tokens: list[tuple[str, int]] = []
     for m in _NAME_TOKEN.finditer(title):
         word = m.group(0)
         if word.lower() in _STOP and not tokens:
             continue
-        gap = title[tokens[-1][1]:m.start()] if tokens else ""
+        gap = title[tokens[-1][1] : m.start()] if tokens else ""
         if tokens and gap.strip() not in ("",):
             break
         tokens.append((word, m.end()))

@@ -95,55 +95,93 @@ _NAMED = (
 
 _PATTERNS: list[tuple[str, str, re.Pattern[str]]] = [
     ("identifier", "url", re.compile(r"(?:https?://|www\.)[^\s<>()\[\]（）【】,，。;；\"'`]+")),
-    ("identifier", "name", re.compile(
-        r"(?<![\w\-])(?!(?:19|20)\d{2}-\d{2}-\d{2})\d+-[\w.\-]*\.(?:md|json|ya?ml|txt|py|sh|gguf|whl)\b")),
-    ("identifier", "arxiv", re.compile(
-        r"(?:arXiv[:：]\s*)?(?<![\w.\-/])\d{2}(?:0[1-9]|1[0-2])\.\d{4,5}(?:v\d+)?(?![\w.]*\d)", re.I)),
-    ("identifier", "section", re.compile(r"§\s*\d+(?:\.\d+)*|(?:Section|Sec\.|章节)\s*\d+(?:\.\d+)*(?:\s*[-–]\s*\d+)?", re.I)),
-    ("identifier", "date", re.compile(
-        r"(?<!\d)(?:19|20)\d{2}[-/.年]\s?\d{1,2}(?:[-/.月]\s?\d{1,2}日?|月)?(?!\d)"
-        r"|(?<!\d)\d{1,2}\s?月\s?\d{1,2}\s?日"
-        r"|(?<!\d)\d{1,2}\s?月(?![\d份])"
-        r"|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s?\d{1,2}(?:\s?[-–]\s?\d{1,2})?"
-        r"(?:,?\s?(?:19|20)\d{2})?(?!\d)"
-        r"|\b(?:19|20)\d{2}\s?(?:Q[1-4]|H[12])\b"
-        r"|(?<![\d.,+\-$¥])(?:19|20)\d{2}(?=\s?年|\b)(?![\d.%]|\s?(?:年\d|[万亿kKM×x倍%]))"
-    )),
+    (
+        "identifier",
+        "name",
+        re.compile(r"(?<![\w\-])(?!(?:19|20)\d{2}-\d{2}-\d{2})\d+-[\w.\-]*\.(?:md|json|ya?ml|txt|py|sh|gguf|whl)\b"),
+    ),
+    (
+        "identifier",
+        "arxiv",
+        re.compile(r"(?:arXiv[:：]\s*)?(?<![\w.\-/])\d{2}(?:0[1-9]|1[0-2])\.\d{4,5}(?:v\d+)?(?![\w.]*\d)", re.I),
+    ),
+    (
+        "identifier",
+        "section",
+        re.compile(r"§\s*\d+(?:\.\d+)*|(?:Section|Sec\.|章节)\s*\d+(?:\.\d+)*(?:\s*[-–]\s*\d+)?", re.I),
+    ),
+    (
+        "identifier",
+        "date",
+        re.compile(
+            r"(?<!\d)(?:19|20)\d{2}[-/.年]\s?\d{1,2}(?:[-/.月]\s?\d{1,2}日?|月)?(?!\d)"
+            r"|(?<!\d)\d{1,2}\s?月\s?\d{1,2}\s?日"
+            r"|(?<!\d)\d{1,2}\s?月(?![\d份])"
+            r"|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s?\d{1,2}(?:\s?[-–]\s?\d{1,2})?"
+            r"(?:,?\s?(?:19|20)\d{2})?(?!\d)"
+            r"|\b(?:19|20)\d{2}\s?(?:Q[1-4]|H[12])\b"
+            r"|(?<![\d.,+\-$¥])(?:19|20)\d{2}(?=\s?年|\b)(?![\d.%]|\s?(?:年\d|[万亿kKM×x倍%]))"
+        ),
+    ),
     ("identifier", "time", re.compile(r"(?<![\d:])\d{1,2}:\d{2}(?::\d{2})?(?![\d:])|(?<=\d)T\d{4}\b|\bT\d{4}\b")),
-    ("identifier", "name", re.compile(r"(?:HTTP\s?)?(?<![\d.])(?:401|403|404|429|451)(?![\d.])(?!\s?(?:%|次|个|条|ms|s\b))")),
-    ("identifier", "issue", re.compile(r"#\d+\b|\b(?:issues|pull|pulls|discussions)/\d+\b|\b(?:issue|PR)\s?#?\d+\b", re.I)),
-    ("identifier", "ordinal", re.compile(
-        r"[①-⑳⑴-⒇❶-❿]|第\s?\d+\s?[条项节章轮期版]|(?:条目|增量|矛盾|来源|Item|item|Step|step)\s?\d+(?!\.\d)(?!\s?[条件个项处])"
-        r"|\bT-\d+\b|\b[A-Z]-\d\b|(?m:^\s*(?:\d+[.)、](?!\d)|\(\d+\)))|(?<=[\s(（])\(?\d{1,2}\)(?=\s)"
-        r"|(?<=[\s；;：:。，,])\d{1,2}\.(?=\s)"
-    )),
-    ("identifier", "version", re.compile(
-        r"(?<![\w.])[vV]\d+(?:\.\d+)*(?:[\w.\-]*)?(?![\w])"
-        rf"|(?<![\w\-]){_VERSIONED}\s?\d+(?:\.\d+)*(?:[\w.\-]*\w)?(?![\d.%×倍])(?!\s?(?:{_UNIT[3:-1]}|[万亿]))"
-        r"|(?<![\w.])\d+\.\d+\.\d+(?:[\w.\-]*\w)?"
-        r"|(?<![\w.])\d+\.\d+(?:rc|a|b|dev|post)\d*[\w.]*"
-    )),
-    ("identifier", "name", re.compile(
-        r"(?<![\w])\d+\s?[×xX]\s?\d+(?:\s?[×xX]\s?\d+)?(?!\s?(?:倍|[%kKM]))(?![\w.])"
-        r"|(?<![\w\-.])[A-Za-z][A-Za-z_]*(?:[\-_.]?[A-Za-z]*\d[\w]*)+(?:[\-_.][\w]+)*"
-        r"|(?<![\w\-.])\d+(?:\.\d+)?[BT](?![A-Za-z])(?=[\s\-,，、)）]|$)(?<=[BT])"
-        rf"|(?<![\w\-.])(?!\d+(?:\.\d+)?\s?(?:{_UNIT[3:-1]}|万亿|亿|万|千|[kKM]|[xX])(?![A-Za-z\d_]))"
-        r"\d+[A-Za-z]+[\w\-]*(?!/)"
-        rf"|(?<![\w\-]){_NAMED}\s\d+(?:\.\d+)?[A-Za-z]*(?![\d.%×倍])(?!\s?(?:{_UNIT[3:-1]}|[万亿]))"
-    )),
-    ("quantity", "number", re.compile(
-        r"(?P<cmp>[>≥<≤~约近超逾]\s?)?"
-        r"(?P<sign>(?<![\w.\-])[+\-−](?=[$¥€£]?\d))?"
-        r"(?P<cur>[$¥€£])?"
-        r"(?!(?:19|20)\d{2}[-/.年]\s?\d)"
-        rf"(?P<num>{_NUM})"
-        rf"(?P<mag1>\s?{_MAG})?"
-        rf"(?P<range>\s?[–—\-~～至到]\s?[+\-−]?[$¥€£]?{_NUM}(?:\s?{_MAG})?)?"
-        r"(?P<pct>\s?%)?"
-        r"(?P<mult>\s?(?:×|倍|[xX](?![A-Za-z])))?"
-        r"(?P<curw>\s?(?:美元|美金|元|人民币|USD|usd|刀))?"
-        rf"(?P<unit>\s?{_UNIT}(?![A-Za-z\d_]))?"
-    )),
+    (
+        "identifier",
+        "name",
+        re.compile(r"(?:HTTP\s?)?(?<![\d.])(?:401|403|404|429|451)(?![\d.])(?!\s?(?:%|次|个|条|ms|s\b))"),
+    ),
+    (
+        "identifier",
+        "issue",
+        re.compile(r"#\d+\b|\b(?:issues|pull|pulls|discussions)/\d+\b|\b(?:issue|PR)\s?#?\d+\b", re.I),
+    ),
+    (
+        "identifier",
+        "ordinal",
+        re.compile(
+            r"[①-⑳⑴-⒇❶-❿]|第\s?\d+\s?[条项节章轮期版]|(?:条目|增量|矛盾|来源|Item|item|Step|step)\s?\d+(?!\.\d)(?!\s?[条件个项处])"
+            r"|\bT-\d+\b|\b[A-Z]-\d\b|(?m:^\s*(?:\d+[.)、](?!\d)|\(\d+\)))|(?<=[\s(（])\(?\d{1,2}\)(?=\s)"
+            r"|(?<=[\s；;：:。，,])\d{1,2}\.(?=\s)"
+        ),
+    ),
+    (
+        "identifier",
+        "version",
+        re.compile(
+            r"(?<![\w.])[vV]\d+(?:\.\d+)*(?:[\w.\-]*)?(?![\w])"
+            rf"|(?<![\w\-]){_VERSIONED}\s?\d+(?:\.\d+)*(?:[\w.\-]*\w)?(?![\d.%×倍])(?!\s?(?:{_UNIT[3:-1]}|[万亿]))"
+            r"|(?<![\w.])\d+\.\d+\.\d+(?:[\w.\-]*\w)?"
+            r"|(?<![\w.])\d+\.\d+(?:rc|a|b|dev|post)\d*[\w.]*"
+        ),
+    ),
+    (
+        "identifier",
+        "name",
+        re.compile(
+            r"(?<![\w])\d+\s?[×xX]\s?\d+(?:\s?[×xX]\s?\d+)?(?!\s?(?:倍|[%kKM]))(?![\w.])"
+            r"|(?<![\w\-.])[A-Za-z][A-Za-z_]*(?:[\-_.]?[A-Za-z]*\d[\w]*)+(?:[\-_.][\w]+)*"
+            r"|(?<![\w\-.])\d+(?:\.\d+)?[BT](?![A-Za-z])(?=[\s\-,，、)）]|$)(?<=[BT])"
+            rf"|(?<![\w\-.])(?!\d+(?:\.\d+)?\s?(?:{_UNIT[3:-1]}|万亿|亿|万|千|[kKM]|[xX])(?![A-Za-z\d_]))"
+            r"\d+[A-Za-z]+[\w\-]*(?!/)"
+            rf"|(?<![\w\-]){_NAMED}\s\d+(?:\.\d+)?[A-Za-z]*(?![\d.%×倍])(?!\s?(?:{_UNIT[3:-1]}|[万亿]))"
+        ),
+    ),
+    (
+        "quantity",
+        "number",
+        re.compile(
+            r"(?P<cmp>[>≥<≤~约近超逾]\s?)?"
+            r"(?P<sign>(?<![\w.\-])[+\-−](?=[$¥€£]?\d))?"
+            r"(?P<cur>[$¥€£])?"
+            r"(?!(?:19|20)\d{2}[-/.年]\s?\d)"
+            rf"(?P<num>{_NUM})"
+            rf"(?P<mag1>\s?{_MAG})?"
+            rf"(?P<range>\s?[–—\-~～至到]\s?[+\-−]?[$¥€£]?{_NUM}(?:\s?{_MAG})?)?"
+            r"(?P<pct>\s?%)?"
+            r"(?P<mult>\s?(?:×|倍|[xX](?![A-Za-z])))?"
+            r"(?P<curw>\s?(?:美元|美金|元|人民币|USD|usd|刀))?"
+            rf"(?P<unit>\s?{_UNIT}(?![A-Za-z\d_]))?"
+        ),
+    ),
 ]
 
 _MEASURE_UNITS = re.compile(
@@ -174,8 +212,35 @@ def _quantity_type(m: re.Match[str]) -> tuple[str, str | None]:
     return "count", unit
 
 
+_HAS_DIGIT = re.compile(r"[\d①-⑳⑴-⒇❶-❿]")
+
+
+def _next_match(rx: re.Pattern[str], typ: str, text: str, pos: int) -> re.Match[str] | None:
+    """The pattern's first usable match at or after ``pos`` (non-empty, and holding a digit)."""
+    start = pos
+    while start < len(text):
+        m = rx.search(text, start)
+        if m is None:
+            return None
+        if m.end() > m.start() and (typ == "url" or _HAS_DIGIT.search(m.group(0))):
+            return m
+        start = m.start() + 1
+    return None
+
+
+def _tokens_of(kind: str, typ: str, m: re.Match[str], text: str) -> list[NumberToken]:
+    start, end = m.start(), m.end()
+    if typ == "number":
+        qtype, unit = _quantity_type(m)
+        return [NumberToken(text[start:end].strip(), start, end, "quantity", qtype, unit)]
+    if typ == "url":
+        issues = re.finditer(r"\b(?:issues|pull|pulls|discussions)/\d+", m.group(0))
+        return [NumberToken(x.group(0), start + x.start(), start + x.end(), "identifier", "issue") for x in issues]
+    return [NumberToken(text[start:end].strip(), start, end, "identifier", typ)]
+
+
 def scan(text: str) -> list[NumberToken]:
-    """Every number-bearing token in ``text``; URLs and paths are returned as identifiers.
+    """Every number-bearing token in ``text``, left to right; URLs are skipped but for issue numbers.
 
     Each pattern's next match is cached and searched again only once the scan has passed it,
     so the scan stays linear in the text's length.
@@ -183,51 +248,24 @@ def scan(text: str) -> list[NumberToken]:
     text = text.translate(_FULLWIDTH)
     tokens: list[NumberToken] = []
     pos = 0
-    n = len(text)
     nxt: list[re.Match[str] | None] = [None] * len(_PATTERNS)
-    done = [False] * len(_PATTERNS)
-    while pos < n:
-        best: int | None = None
-        for i, (_, typ, rx) in enumerate(_PATTERNS):
-            if done[i]:
-                continue
+    live = set(range(len(_PATTERNS)))
+    while pos < len(text) and live:
+        best: re.Match[str] | None = None
+        best_i = -1
+        for i in sorted(live):
             m = nxt[i]
-            start = pos
-            while m is None or m.start() < pos:
-                m = rx.search(text, start)
-                if m is None:
-                    break
-                if m.end() == m.start() or (
-                    typ not in ("url", "path") and not re.search(r"[\d①-⑳⑴-⒇❶-❿]", m.group(0))
-                ):
-                    start = m.start() + 1
-                    m = None
-                    if start >= n:
-                        break
-                    continue
-            nxt[i] = m
+            if m is None or m.start() < pos:
+                m = nxt[i] = _next_match(_PATTERNS[i][2], _PATTERNS[i][1], text, pos)
             if m is None:
-                done[i] = True
-                continue
-            if best is None or m.start() < nxt[best].start():  # type: ignore[union-attr]
-                best = i
+                live.discard(i)
+            elif best is None or m.start() < best.start():
+                best, best_i = m, i
         if best is None:
             break
-        kind, typ, _ = _PATTERNS[best]
-        m = nxt[best]
-        assert m is not None
-        start, end = m.start(), m.end()
-        if typ == "number":
-            qtype, unit = _quantity_type(m)
-            tokens.append(NumberToken(text[start:end].strip(), start, end, "quantity", qtype, unit))
-        elif typ == "path":
-            tokens.append(NumberToken(text[start:end], start, end, "identifier", "name"))
-        elif typ == "url":
-            for sub in re.finditer(r"\b(?:issues|pull|pulls|discussions)/\d+", m.group(0)):
-                tokens.append(NumberToken(sub.group(0), start + sub.start(), start + sub.end(), "identifier", "issue"))
-        else:
-            tokens.append(NumberToken(text[start:end].strip(), start, end, kind, typ))  # type: ignore[arg-type]
-        pos = max(end, start + 1)
+        kind, typ, _ = _PATTERNS[best_i]
+        tokens += _tokens_of(kind, typ, best, text)
+        pos = max(best.end(), best.start() + 1)
     return tokens
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, Protocol, Self, TypeVar
 
 from . import __version__
 from .checks import detect_all
@@ -27,6 +27,7 @@ from .models import (
     Increment,
     MaterialKind,
     MaterialStatus,
+    NumberCitation,
     Refresh,
     Rejected,
     RunInfo,
@@ -40,7 +41,15 @@ log = logging.getLogger(__name__)
 
 FIRST_PASS_NOTE = "规则版初稿（rule-based first pass）：未调用模型，需人工复核后再改活文档。"
 
-T = TypeVar("T", Increment, Refresh, Contradiction)
+class _Mergeable(Protocol):
+    key: str
+    sources: list[str]
+    numbers: list[NumberCitation]
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self: ...
+
+
+T = TypeVar("T", bound=_Mergeable)
 
 
 def draft_brief(
@@ -79,17 +88,20 @@ def merge(objects: Sequence[T]) -> list[T]:
     """The same thing named twice (same kind, same key) becomes one object with all its sources."""
     out: list[T] = []
     index: dict[tuple[str, str], int] = {}
-    for obj in objects:
-        kind = getattr(obj, "kind", type(obj).__name__)
-        k = (str(kind), _norm_key(obj.key))
+    for entry in objects:
+        kind = getattr(entry, "kind", type(entry).__name__)
+        k = (str(kind), _norm_key(entry.key))
         if k in index:
-            kept = out[index[k]]
-            sources = list(dict.fromkeys([*kept.sources, *obj.sources]))
-            out[index[k]] = kept.model_copy(update={"sources": sources, "numbers": [*kept.numbers, *[
-                n for n in obj.numbers if n not in kept.numbers]]})
+            kept: T = out[index[k]]
+            sources = list(dict.fromkeys([*kept.sources, *entry.sources]))
+            numbers = list(kept.numbers)
+            for cite in entry.numbers:
+                if cite not in numbers:
+                    numbers.append(cite)
+            out[index[k]] = kept.model_copy(update={"sources": sources, "numbers": numbers})
             continue
         index[k] = len(out)
-        out.append(obj)
+        out.append(entry)
     return out
 
 
@@ -115,8 +127,11 @@ def anchors_of(kb: KB, doc: KnowledgeDoc) -> list[Anchor]:
                 seen[arxiv].sources.append(m.path)
                 continue
             seen[arxiv] = Anchor(
-                key=arxiv, arxiv=arxiv, title=title if arxiv == front_id else _title_near(m.text, arxiv),
-                status="anchored" if doc.anchored(arxiv) else "new", sections=doc.anchors.get(arxiv, []),
+                key=arxiv,
+                arxiv=arxiv,
+                title=title if arxiv == front_id else _title_near(m.text, arxiv),
+                status="anchored" if doc.anchored(arxiv) else "new",
+                sections=doc.anchors.get(arxiv, []),
                 sources=[m.path],
                 evidence=EvidenceLevel.card if m.kind is MaterialKind.paper_card else EvidenceLevel.unverified,
             )
@@ -136,38 +151,66 @@ def candidates_of(kb: KB, doc: KnowledgeDoc) -> list[Candidate]:
     for m in kb.spot_checks:
         arxiv = str(m.front.get("arxiv") or "") or None
         status = "unknown" if not arxiv else ("anchored" if doc.anchored(arxiv) else "new")
-        out.append(Candidate(arxiv=arxiv, title=str(m.front.get("title") or ""), path=m.path, status=status,
-                             note=m.reason if m.status is not MaterialStatus.read else "抽查卡片，非清单材料，候选级"))
+        out.append(
+            Candidate(
+                arxiv=arxiv,
+                title=str(m.front.get("title") or ""),
+                path=m.path,
+                status=status,
+                note=m.reason if m.status is not MaterialStatus.read else "抽查卡片，非清单材料，候选级",
+            )
+        )
     return out
 
 
 def sources_of(kb: KB, production: Production) -> list[SourceEntry]:
     out = []
     counts: dict[str, int] = {}
-    for obj in (*production.increments, *production.refreshes, *production.excluded):
+    drawn: list[Increment | Refresh | Excluded] = [*production.increments, *production.refreshes, *production.excluded]
+    for obj in drawn:
         for s in obj.sources:
             counts[s] = counts.get(s, 0) + 1
     for m in (*kb.materials, *kb.spot_checks, kb.knowledge_material):
         status, reason = m.status, m.reason
         if m.path in production.failures:
             status, reason = MaterialStatus.failed, production.failures[m.path]
-        out.append(SourceEntry(
-            path=m.path, role=m.role, kind=m.kind, status=status, reason=reason,  # type: ignore[arg-type]
-            items=counts.get(m.path, 0), encoding=m.encoding, warnings=m.warnings,
-        ))
+        out.append(
+            SourceEntry(
+                path=m.path,
+                role=m.role,
+                kind=m.kind,
+                status=status,
+                reason=reason,
+                items=counts.get(m.path, 0),
+                encoding=m.encoding,
+                warnings=m.warnings,
+            )
+        )
     return out
 
 
 def actions_of(increments: list[Increment], contradictions: list[Contradiction]) -> tuple[list[Action], list[str]]:
     actions = [
-        Action(text=f"{inc.section or '相关节'} 加一条 {inc.key}（只写要点与证据边界，不写不可引用的数字）",
-               section=inc.section, keys=[inc.key])
+        Action(
+            text=f"{inc.section or '相关节'} 加一条 {inc.key}（只写要点与证据边界，不写不可引用的数字）",
+            section=inc.section,
+            keys=[inc.key],
+        )
         for inc in increments
     ]
-    registered = [c for c in contradictions if c.kind in (
-        ContradictionKind.count_mismatch, ContradictionKind.bilingual_mismatch,
-        ContradictionKind.card_sections_mismatch, ContradictionKind.weekly_exceeds_total,
-        ContradictionKind.version_mismatch, ContradictionKind.injection_suspected)]
+    registered = [
+        c
+        for c in contradictions
+        if c.kind
+        in (
+            ContradictionKind.count_mismatch,
+            ContradictionKind.bilingual_mismatch,
+            ContradictionKind.card_sections_mismatch,
+            ContradictionKind.weekly_exceeds_total,
+            ContradictionKind.version_mismatch,
+            ContradictionKind.injection_suspected,
+        )
+    ]
     if registered:
         keys = list(dict.fromkeys(c.key for c in registered))
         actions.append(Action(text="开放问题处登记采集/口径矛盾：" + "、".join(keys), section=None, keys=keys))
@@ -201,10 +244,21 @@ def assemble(
         f"未采纳 {len(excluded)} 条。"
     )
     return Brief(
-        header=Header(job=kb.manifest.job, item=kb.item.id, topic=kb.item.topic, date=kb.date,
-                      score=kb.item.score, output=kb.item.output),
-        baseline=Baseline(path=doc.path, version=doc.version, lines=doc.line_count, anchors=len(doc.anchors),
-                          sections=len(doc.sections)),
+        header=Header(
+            job=kb.manifest.job,
+            item=kb.item.id,
+            topic=kb.item.topic,
+            date=kb.date,
+            score=kb.item.score,
+            output=kb.item.output,
+        ),
+        baseline=Baseline(
+            path=doc.path,
+            version=doc.version,
+            lines=doc.line_count,
+            anchors=len(doc.anchors),
+            sections=len(doc.sections),
+        ),
         judgement=judgement,
         increments=increments,
         refreshes=refreshes_all,
@@ -216,8 +270,11 @@ def assemble(
         do_not=do_not,
         sources=sources_of(kb, production),
         run=RunInfo(
-            backend=backend, model=production.model, prompt_versions=production.prompt_versions,
-            usage=production.usage, tool_version=__version__,
+            backend=backend,
+            model=production.model,
+            prompt_versions=production.prompt_versions,
+            usage=production.usage,
+            tool_version=__version__,
             first_pass=FIRST_PASS_NOTE if backend == "rules" else "",
         ),
     )
@@ -235,9 +292,15 @@ def apply_verification(brief: Brief, verifier: Verifier) -> Brief:
         for n, obj in enumerate(getattr(brief, name)):
             violations = report.for_object(f"{name}[{n}]")
             if violations:
-                rejected.append(Rejected(
-                    list_name=name, key=obj.key, producer=getattr(obj, "producer", "rules"),  # type: ignore[arg-type]
-                    violations=violations, item=obj.model_dump(mode="json")))
+                rejected.append(
+                    Rejected(
+                        list_name=name,
+                        key=obj.key,
+                        producer=getattr(obj, "producer", "rules"),
+                        violations=violations,
+                        item=obj.model_dump(mode="json"),
+                    )
+                )
             else:
                 keep.append(obj)
         kept[name] = keep

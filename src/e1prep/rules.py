@@ -98,7 +98,9 @@ def _days_between(earlier: str, later: str) -> int | None:
     return (b - a).days
 
 
-def cite_numbers(text: str, level: EvidenceLevel, material: Material, quote: str, line: int | None) -> list[NumberCitation]:
+def cite_numbers(
+    text: str, level: EvidenceLevel, material: Material, quote: str, line: int | None
+) -> list[NumberCitation]:
     """A citation for every quantity in ``text``, as written, with the level it was read at."""
     out = []
     for tok in quantities(text):
@@ -172,8 +174,10 @@ class RulesProducer:
         if known:
             where = sorted({s for h in hits for s in h.sections})
             summary = (
-                f"{key}：活文档已收" + (f"（{'、'.join(where)}）" if where else "")
-                + ("，同一 URL 已在文档中" if url_known else "") + "；本轮不构成增量。"
+                f"{key}：活文档已收"
+                + (f"（{'、'.join(where)}）" if where else "")
+                + ("，同一 URL 已在文档中" if url_known else "")
+                + "；本轮不构成增量。"
             )
             out.refreshes.append(
                 Refresh(key=key, sources=[material.path], evidence=item.evidence, summary=summary, doc_hits=hits)
@@ -206,8 +210,10 @@ class RulesProducer:
                 boundary.append(f"{text}（{level.label}，数字不可引用）")
             else:
                 points.append(text)
-        numbers += [c.model_copy(update={"source": c.source.model_copy(update={"quote": None})})
-                    for c in cite_numbers(item.title, item.evidence, material, "", item.line_start)]
+        numbers += [
+            c.model_copy(update={"source": c.source.model_copy(update={"quote": None})})
+            for c in cite_numbers(item.title, item.evidence, material, "", item.line_start)
+        ]
         rel = "；".join(f"活文档全文检索「{h.term}」{h.hits} 命中" for h in hits[:3])
         return Increment(
             key=key,
@@ -217,7 +223,8 @@ class RulesProducer:
             evidence=item.evidence,
             evidence_note=f"笔记自述「{item.remark}」，本轮未开原网页复核" if item.remark else "笔记无核查说明",
             points=points,
-            relation=rel + ("——是新条目，不是既有条目的复述。" if any(h.term == key and h.hits == 0 for h in hits) else ""),
+            relation=rel
+            + ("——是新条目，不是既有条目的复述。" if any(h.term == key and h.hits == 0 for h in hits) else ""),
             doc_hits=hits[:3],
             section=index.suggest(item.text),
             boundary=boundary,
@@ -272,12 +279,13 @@ class RulesProducer:
         arxiv = str(material.front.get("arxiv") or "")
         title = str(material.front.get("title") or arxiv or material.path)
         if arxiv and doc.anchored(arxiv):
+            where = "、".join(doc.anchors[arxiv]) or "附录"
             out.refreshes.append(
                 Refresh(
                     key=title,
                     sources=[material.path],
                     evidence=EvidenceLevel.card,
-                    summary=f"arXiv:{arxiv} 已是活文档锚点（{'、'.join(doc.anchors[arxiv]) or '附录'}）；卡片刷新不构成新观点。",
+                    summary=f"arXiv:{arxiv} 已是活文档锚点（{where}）；卡片刷新不构成新观点。",
                 )
             )
             return
@@ -300,7 +308,9 @@ def _card_citation(material: Material, field: str, value: object, quote: bool = 
         unit="⭐" if field.startswith("stars") else None,
         evidence=EvidenceLevel.card,
         source=SourceRef(
-            path=material.path, line_start=line, line_end=line,
+            path=material.path,
+            line_start=line,
+            line_end=line,
             quote=material.lines[line - 1].strip() if (line and quote) else None,
         ),
         quotable=False,
@@ -346,9 +356,9 @@ def _title_names(item: NoteItem) -> list[str]:
         if len(name) >= 2 and name.lower() not in _GENERIC and not re.fullmatch(r"v?\d+(\.\d+)*", name):
             names.append(name)
     for url in item.urls:
-        m = re.match(r"https?://(?:www\.)?github\.com/([\w.\-]+)/([\w.\-]+)", url)
-        if m:
-            names += [f"{m.group(1)}/{m.group(2)}", m.group(2)]
+        gh = re.match(r"https?://(?:www\.)?github\.com/([\w.\-]+)/([\w.\-]+)", url)
+        if gh:
+            names += [f"{gh.group(1)}/{gh.group(2)}", gh.group(2)]
     if not names:
         cjk = re.match(r"\s*([^\s，。：:、（(—]{2,16})", title)
         if cjk:

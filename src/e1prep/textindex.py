@@ -8,7 +8,41 @@ from collections import Counter
 _LATIN = re.compile(r"[A-Za-z][A-Za-z0-9\-_.]{2,}")
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
 STOP = frozenset(
-    ["the", "and", "for", "with", "from", "that", "this", "are", "was", "were", "has", "have", "not", "but", "its", "into", "via", "per", "use", "using", "http", "https", "www", "com", "org", "html", "github", "blob", "main", "md", "url", "note", "notes"]
+    [
+        "the",
+        "and",
+        "for",
+        "with",
+        "from",
+        "that",
+        "this",
+        "are",
+        "was",
+        "were",
+        "has",
+        "have",
+        "not",
+        "but",
+        "its",
+        "into",
+        "via",
+        "per",
+        "use",
+        "using",
+        "http",
+        "https",
+        "www",
+        "com",
+        "org",
+        "html",
+        "github",
+        "blob",
+        "main",
+        "md",
+        "url",
+        "note",
+        "notes",
+    ]
 )
 CJK_STOP = frozenset({"本轮", "一个", "可以", "没有", "以及", "我们", "这个", "已经", "需要", "进行", "材料", "笔记"})
 

@@ -149,9 +149,7 @@ class Verifier:
             if m.status is MaterialStatus.read:
                 self.facts[m.path] = MaterialFacts.build(m)
         self.scope = {m.path for m in (*kb.materials, *kb.spot_checks)}
-        self.all_text = "\n".join(
-            m.text for m in (*kb.materials, *kb.spot_checks) if m.status is MaterialStatus.read
-        )
+        self.all_text = "\n".join(m.text for m in (*kb.materials, *kb.spot_checks) if m.status is MaterialStatus.read)
         self.section_ids = {s.id for s in doc.sections}
         self._hits: dict[str, int] = {}
 
@@ -170,20 +168,32 @@ class Verifier:
         listed = {s.path for s in brief.sources}
         for path in self.kb.item.materials:
             if path not in listed:
-                report.violations.append(Violation(
-                    path="sources", rule="sources-incomplete", text=path,
-                    reason="material of the manifest has no entry in the sources"))
+                report.violations.append(
+                    Violation(
+                        path="sources",
+                        rule="sources-incomplete",
+                        text=path,
+                        reason="material of the manifest has no entry in the sources",
+                    )
+                )
         return report
 
     def check_object(self, path: str, obj: Increment | Refresh | Contradiction | Anchor) -> list[Violation]:
         out: list[Violation] = []
         for src in obj.sources:
             if src not in self.scope:
-                out.append(Violation(path=f"{path}.sources", rule="source-not-read", text=src,
-                                     reason="not a material of this manifest item"))
+                out.append(
+                    Violation(
+                        path=f"{path}.sources",
+                        rule="source-not-read",
+                        text=src,
+                        reason="not a material of this manifest item",
+                    )
+                )
             elif src not in self.facts:
-                out.append(Violation(path=f"{path}.sources", rule="source-not-read", text=src,
-                                     reason="material was not read"))
+                out.append(
+                    Violation(path=f"{path}.sources", rule="source-not-read", text=src, reason="material was not read")
+                )
         if isinstance(obj, Anchor):
             return out + self._anchor(path, obj)
         citations = obj.numbers
@@ -196,12 +206,19 @@ class Verifier:
         for h in getattr(obj, "doc_hits", []):
             fresh = self.hits(h.term)
             if fresh != h.hits:
-                out.append(Violation(path=f"{path}.doc_hits", rule="hit-count-wrong", text=f"{h.term}={h.hits}",
-                                     reason=f"a fresh search finds {fresh}"))
+                out.append(
+                    Violation(
+                        path=f"{path}.doc_hits",
+                        rule="hit-count-wrong",
+                        text=f"{h.term}={h.hits}",
+                        reason=f"a fresh search finds {fresh}",
+                    )
+                )
         url = getattr(obj, "url", None)
         if url and url not in self.all_text:
-            out.append(Violation(path=f"{path}.url", rule="url-not-in-material", text=url,
-                                 reason="URL occurs in no material"))
+            out.append(
+                Violation(path=f"{path}.url", rule="url-not-in-material", text=url, reason="URL occurs in no material")
+            )
         return out
 
     # --- pieces --------------------------------------------------------------------------------
@@ -209,23 +226,50 @@ class Verifier:
     def _citation(self, path: str, cite: NumberCitation) -> list[Violation]:
         facts = self.facts.get(cite.source.path)
         if facts is None:
-            return [Violation(path=f"{path}.source", rule="source-not-read", text=cite.source.path,
-                              reason="cited material is not in scope or was not read")]
+            return [
+                Violation(
+                    path=f"{path}.source",
+                    rule="source-not-read",
+                    text=cite.source.path,
+                    reason="cited material is not in scope or was not read",
+                )
+            ]
         out = []
         if not facts.contains(cite.text):
-            out.append(Violation(path=path, rule="citation-not-in-source", text=cite.text,
-                                 reason=f"not found in {cite.source.path}"))
+            out.append(
+                Violation(
+                    path=path, rule="citation-not-in-source", text=cite.text, reason=f"not found in {cite.source.path}"
+                )
+            )
         if cite.source.quote and not facts.has_quote(cite.source.quote):
-            out.append(Violation(path=f"{path}.source.quote", rule="quote-not-in-source",
-                                 text=cite.source.quote[:80], reason=f"not verbatim in {cite.source.path}"))
+            out.append(
+                Violation(
+                    path=f"{path}.source.quote",
+                    rule="quote-not-in-source",
+                    text=cite.source.quote[:80],
+                    reason=f"not verbatim in {cite.source.path}",
+                )
+            )
         if cite.source.url and cite.source.url not in self.all_text:
-            out.append(Violation(path=f"{path}.source.url", rule="url-not-in-material", text=cite.source.url,
-                                 reason="URL occurs in no material"))
+            out.append(
+                Violation(
+                    path=f"{path}.source.url",
+                    rule="url-not-in-material",
+                    text=cite.source.url,
+                    reason="URL occurs in no material",
+                )
+            )
         actual = facts.level_of(cite.text)
         if actual is not None and (cite.quotable or cite.evidence.quotable) and not actual.quotable:
-            out.append(Violation(path=path, rule="evidence-overstated", text=cite.text,
-                                 reason=f"its line in {cite.source.path} is {actual.value} ({actual.label}), "
-                                        f"but the citation says {cite.evidence.value}, quotable={cite.quotable}"))
+            out.append(
+                Violation(
+                    path=path,
+                    rule="evidence-overstated",
+                    text=cite.text,
+                    reason=f"its line in {cite.source.path} is {actual.value} ({actual.label}), "
+                    f"but the citation says {cite.evidence.value}, quotable={cite.quotable}",
+                )
+            )
         return out
 
     def _text(
@@ -234,16 +278,7 @@ class Verifier:
         out: list[Violation] = []
         cited_cores = [set(number_cores(c.text)) for c in cites]
         hit_spans = [m.span() for m in _HIT_CLAIM.finditer(text)]
-        for m in _HIT_CLAIM.finditer(text):
-            term, count = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-            fresh = self.hits(term)
-            if fresh != int(count):
-                out.append(Violation(path=path, rule="hit-count-wrong", text=m.group(0),
-                                     reason=f"a fresh search finds {fresh} hit(s) of {term!r}"))
-        for m in _NOT_FOUND.finditer(text):
-            if self.hits(m.group(1)):
-                out.append(Violation(path=path, rule="hit-count-wrong", text=m.group(0),
-                                     reason=f"{m.group(1)!r} occurs {self.hits(m.group(1))} time(s)"))
+        out += self._hit_claims(path, text)
         grounds = [self.facts[s] for s in (*obj.sources, self.doc.path) if s in self.facts]
         for tok in scan(text):
             if any(a <= tok.start < b for a, b in hit_spans):
@@ -251,24 +286,73 @@ class Verifier:
             if tok.kind == "quantity":
                 cores = set(tok.cores)
                 if not any(cores <= c for c in cited_cores):
-                    out.append(Violation(path=path, rule="quantity-uncited", text=tok.text,
-                                         reason="no number citation of this object carries it"))
+                    out.append(
+                        Violation(
+                            path=path,
+                            rule="quantity-uncited",
+                            text=tok.text,
+                            reason="no number citation of this object carries it",
+                        )
+                    )
             elif tok.type == "section":
                 sid = "§" + re.sub(r"^(?:§|Section|Sec\.|章节)\s*", "", tok.text, flags=re.I).split("-")[0].strip()
                 if sid not in self.section_ids:
-                    out.append(Violation(path=path, rule="section-unknown", text=tok.text,
-                                         reason="no such section in the living document"))
+                    out.append(
+                        Violation(
+                            path=path,
+                            rule="section-unknown",
+                            text=tok.text,
+                            reason="no such section in the living document",
+                        )
+                    )
             elif tok.type == "arxiv":
                 out += self._arxiv_text(path, tok.text)
-            elif tok.type in ("version", "issue", "name", "date"):
-                if not any(f.contains(tok.text) for f in grounds) and not self._in_header(tok.text):
-                    out.append(Violation(path=path, rule="identifier-ungrounded", text=tok.text,
-                                         reason="found in none of the object's sources nor the living document"))
+            elif tok.type in ("version", "issue", "name", "date") and not self._grounded(tok.text, grounds):
+                out.append(
+                    Violation(
+                        path=path,
+                        rule="identifier-ungrounded",
+                        text=tok.text,
+                        reason="found in none of the object's sources nor the living document",
+                    )
+                )
         for url in URL_RE.findall(text):
             url = url.rstrip(".,;:)")
             if url not in self.all_text:
-                out.append(Violation(path=path, rule="url-not-in-material", text=url, reason="URL occurs in no material"))
+                out.append(
+                    Violation(path=path, rule="url-not-in-material", text=url, reason="URL occurs in no material")
+                )
         return out
+
+    def _hit_claims(self, path: str, text: str) -> list[Violation]:
+        """``「name」N 命中`` and ``「name」未命中`` claims, checked against a fresh search."""
+        out: list[Violation] = []
+        for m in _HIT_CLAIM.finditer(text):
+            term, count = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+            fresh = self.hits(term)
+            if fresh != int(count):
+                out.append(
+                    Violation(
+                        path=path,
+                        rule="hit-count-wrong",
+                        text=m.group(0),
+                        reason=f"a fresh search finds {fresh} hit(s) of {term!r}",
+                    )
+                )
+        for m in _NOT_FOUND.finditer(text):
+            if self.hits(m.group(1)):
+                out.append(
+                    Violation(
+                        path=path,
+                        rule="hit-count-wrong",
+                        text=m.group(0),
+                        reason=f"{m.group(1)!r} occurs {self.hits(m.group(1))} time(s)",
+                    )
+                )
+        return out
+
+    def _grounded(self, token: str, grounds: list[MaterialFacts]) -> bool:
+        return any(f.contains(token) for f in grounds) or self._in_header(token)
 
     def _in_header(self, token: str) -> bool:
         header = normalize(f"{self.kb.date} {self.kb.manifest.created} {self.doc.version or ''}")
@@ -278,21 +362,39 @@ class Verifier:
         ids = [m.group(1) for m in ARXIV_RE.finditer(text)]
         if not ids:
             return [Violation(path=path, rule="arxiv-malformed", text=text, reason="not a well-formed arXiv id")]
-        return [Violation(path=path, rule="arxiv-not-in-material", text=i, reason="occurs in no material")
-                for i in ids if i not in self.all_text and not self.doc.anchored(i)]
+        return [
+            Violation(path=path, rule="arxiv-not-in-material", text=i, reason="occurs in no material")
+            for i in ids
+            if i not in self.all_text and not self.doc.anchored(i)
+        ]
 
     def _anchor(self, path: str, anchor: Anchor) -> list[Violation]:
         out = []
         if not re.fullmatch(r"\d{2}(0[1-9]|1[0-2])\.\d{4,5}", anchor.arxiv):
-            out.append(Violation(path=f"{path}.arxiv", rule="arxiv-malformed", text=anchor.arxiv,
-                                 reason="not a well-formed arXiv id"))
+            out.append(
+                Violation(
+                    path=f"{path}.arxiv", rule="arxiv-malformed", text=anchor.arxiv, reason="not a well-formed arXiv id"
+                )
+            )
         if anchor.arxiv not in self.all_text:
-            out.append(Violation(path=f"{path}.arxiv", rule="arxiv-not-in-material", text=anchor.arxiv,
-                                 reason="occurs in no material"))
+            out.append(
+                Violation(
+                    path=f"{path}.arxiv",
+                    rule="arxiv-not-in-material",
+                    text=anchor.arxiv,
+                    reason="occurs in no material",
+                )
+            )
         actual = "anchored" if self.doc.anchored(anchor.arxiv) else "new"
         if anchor.status != actual:
-            out.append(Violation(path=f"{path}.status", rule="anchor-status-wrong", text=anchor.status,
-                                 reason=f"the living document says {actual}"))
+            out.append(
+                Violation(
+                    path=f"{path}.status",
+                    rule="anchor-status-wrong",
+                    text=anchor.status,
+                    reason=f"the living document says {actual}",
+                )
+            )
         return out
 
     def _points_quotable(self, path: str, inc: Increment) -> list[Violation]:
@@ -309,8 +411,14 @@ class Verifier:
                 if (binding and all(c in bad for c in binding)) or any(
                     lvl is not None and not lvl.quotable and lvl is not EvidenceLevel.card for lvl in levels
                 ):
-                    out.append(Violation(path=f"{path}.points[{n}]", rule="not-quotable-as-finding", text=tok.text,
-                                         reason="read at a non-quotable level; belongs in the evidence boundary"))
+                    out.append(
+                        Violation(
+                            path=f"{path}.points[{n}]",
+                            rule="not-quotable-as-finding",
+                            text=tok.text,
+                            reason="read at a non-quotable level; belongs in the evidence boundary",
+                        )
+                    )
         return out
 
 

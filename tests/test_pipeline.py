@@ -1,0 +1,35 @@
+"""Merging objects from several producers, and the deterministic anchors table."""
+
+from __future__ import annotations
+
+from e1prep.models import Contradiction, ContradictionKind, EvidenceLevel, NumberCitation, SourceRef
+from e1prep.pipeline import merge
+
+
+def _c(key: str, source: str, kind: ContradictionKind = ContradictionKind.not_quotable, n: str = "5") -> Contradiction:
+    cite = NumberCitation(text=n, evidence=EvidenceLevel.vendor, source=SourceRef(path=source), quotable=False)
+    return Contradiction(key=key, kind=kind, sources=[source], evidence=EvidenceLevel.vendor, numbers=[cite])
+
+
+def test_same_thing_from_two_materials_becomes_one_object_with_both_sources() -> None:
+    merged = merge([_c("Rapid-MLX", "a.md"), _c("rapid mlx", "b.md", n="6")])
+    assert len(merged) == 1
+    assert merged[0].sources == ["a.md", "b.md"]
+    assert [n.text for n in merged[0].numbers] == ["5", "6"]
+
+
+def test_different_kinds_or_keys_stay_apart() -> None:
+    merged = merge(
+        [
+            _c("Rapid-MLX", "a.md"),
+            _c("Rapid-MLX", "a.md", ContradictionKind.bilingual_mismatch),
+            _c("Rapid", "a.md"),
+        ]
+    )
+    assert len(merged) == 3
+
+
+def test_a_repeated_citation_is_kept_once() -> None:
+    merged = merge([_c("X", "a.md"), _c("X", "a.md")])
+    assert merged[0].sources == ["a.md"]
+    assert len(merged[0].numbers) == 1
