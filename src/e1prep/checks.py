@@ -272,20 +272,8 @@ def not_quotable(kb: KB, doc: KnowledgeDoc) -> Findings:
     """Numbers read at a level that is not quotable, and summary-only leads, listed with their level."""
     out = []
     for material, item in _items(kb):
-        cites: list[NumberCitation] = []
-        for offset, block in blocks(item.text):
-            level = line_evidence(block) or item.evidence
-            if level.quotable:
-                continue
-            line = item.line_start + offset
-            quote = block.strip()
-            scanned = re.sub(r"^\s*\|\s*\d{1,3}\s*\|", "|", block)
-            cites += [
-                _cite(q.text, level, material.path, quote, line)
-                for q in quantities(scanned)
-                if not re.match(r"^\s*(?:URL|链接)", quote)
-            ]
-        lead = item.evidence in (EvidenceLevel.summary, EvidenceLevel.unverified) and not item.access_blocked
+        cites = _unquotable_numbers(material, item)
+        lead = item.evidence in (EvidenceLevel.summary, EvidenceLevel.unverified)
         if not cites and not lead:
             continue
         levels = sorted({c.evidence.label for c in cites} or {item.evidence.label})
@@ -297,10 +285,11 @@ def not_quotable(kb: KB, doc: KnowledgeDoc) -> Findings:
                 sources=[material.path],
                 evidence=cites[0].evidence if cites else item.evidence,
                 claim=(
-                    f"数字 {numbers_text} 仅{'/'.join(levels)}，不可引用。"
+                    f"数字 {numbers_text} 的证据等级为{'/'.join(levels)}，不可引用。"
                     if cites
-                    else f"仅{item.evidence.label}的线索，无正文：不作结论。"
-                ),
+                    else f"{item.evidence.label}级线索，无正文：不作结论。"
+                )
+                + (f"原文不可读（{item.access_blocked}）。" if item.access_blocked else ""),
                 action="只作待核查线索，不写入活文档正文。",
                 location=SourceRef(
                     path=material.path, url=item.url, line_start=item.line_start, line_end=item.line_end
@@ -311,17 +300,30 @@ def not_quotable(kb: KB, doc: KnowledgeDoc) -> Findings:
     return Findings(out, [])
 
 
+def _unquotable_numbers(material: Material, item: NoteItem) -> list[NumberCitation]:
+    cites: list[NumberCitation] = []
+    for offset, block in blocks(item.text):
+        level = line_evidence(block) or item.evidence
+        if level.quotable:
+            continue
+        quote = block.strip()
+        if re.match(r"^\s*(?:URL|链接)", quote):
+            continue
+        scanned = re.sub(r"^\s*\|\s*\d{1,3}\s*\|", "|", block)
+        line = item.line_start + offset
+        cites += [_cite(q.text, level, material.path, quote, line) for q in quantities(scanned)]
+    return cites
+
+
 def access_blocked(kb: KB, doc: KnowledgeDoc) -> Findings:
-    """An item the note says could not be read (login wall, paywall, 403, truncated)."""
+    """An item the note says could not be read (login wall, paywall, 403, truncated).
+
+    Its numbers, if any, are listed by ``not_quotable`` as well; a summary-only lead is registered there.
+    """
     out = []
     for material, item in _items(kb):
         if not item.access_blocked or item.evidence in (EvidenceLevel.verified, EvidenceLevel.summary):
             continue
-        cites = [
-            _cite(q.text, item.evidence, material.path, item.text.strip().split("\n")[0], item.line_start)
-            for q in quantities(item.text)
-            if q.text in item.text.split("\n")[0]
-        ]
         out.append(
             Contradiction(
                 key=_item_key(item),
@@ -333,7 +335,6 @@ def access_blocked(kb: KB, doc: KnowledgeDoc) -> Findings:
                 location=SourceRef(
                     path=material.path, url=item.url, line_start=item.line_start, line_end=item.line_end
                 ),
-                numbers=cites,
             )
         )
     return Findings(out, [])

@@ -44,7 +44,21 @@ def name_score(brief_names: list[str], expected: ExpectedObject) -> int:
             best = max(best, 2)
         elif any(len(w) >= 4 and len(got) >= 4 and (w in got or got in w) for w in wanted if w):
             best = max(best, 1)
+        elif any(_all_words_in(key, raw) for key in [expected.key, *expected.aliases]):
+            best = max(best, 1)
     return best
+
+
+def _words(name: str) -> set[str]:
+    latin = {w.lower() for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9.+#-]*", name)}
+    cjk = {m.group(0) for m in re.finditer(r"[\u4e00-\u9fff]{2,}", name)}
+    return latin | cjk
+
+
+def _all_words_in(key: str, name: str) -> bool:
+    """Every word of a key of two or more words stands in the name (``DGX Spark 基准`` in a longer title)."""
+    want = _words(key)
+    return len(want) >= 2 and want <= _words(name)
 
 
 def matches(obj: dict[str, Any], expected: ExpectedObject) -> int:

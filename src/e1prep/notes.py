@@ -212,6 +212,21 @@ def item_evidence(text: str) -> tuple[EvidenceLevel, str, str | None]:
     return level, marker, blocked
 
 
+#: the note's own word that an item is outside the topic, or only an index of other work
+OFF_TOPIC = re.compile(
+    r"无直接关系|无关|关系不大|关联弱|建议(?:直接)?丢弃|无直接关联|不是[^，。；\n]{0,8}主题|不在[^，。；\n]{0,8}层|"
+    r"off-topic|not related to|unrelated to",
+    re.I,
+)
+INDEX_ONLY = re.compile(r"curated list|awesome list|index only|an index|只是索引|资源汇总|索引性质", re.I)
+
+
+def off_topic(text: str) -> str | None:
+    """The remark by which a note says an item is off its topic (``和推理引擎无关``), if any."""
+    m = OFF_TOPIC.search(text)
+    return m.group(0) if m else None
+
+
 _DATE_LINE = re.compile(
     r"(?:发布日期|发布|日期|原文日期|刊期|published|date|issue date)\s*[:：]?\s*"
     r"((?:19|20)\d{2})[-/.年]\s?(\d{1,2})(?:[-/.月]\s?(\d{1,2}))?",

@@ -41,6 +41,7 @@ log = logging.getLogger(__name__)
 
 FIRST_PASS_NOTE = "规则版初稿（rule-based first pass）：未调用模型，需人工复核后再改活文档。"
 
+
 class _Mergeable(Protocol):
     key: str
     sources: list[str]

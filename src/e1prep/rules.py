@@ -26,7 +26,7 @@ from .models import (
     Refresh,
     SourceRef,
 )
-from .notes import NoteItem, blocks, item_names, line_evidence, split_note
+from .notes import INDEX_ONLY, NoteItem, blocks, item_names, line_evidence, off_topic, split_note
 from .numbers import parse_value, quantities
 from .producers import Production
 from .textindex import terms
@@ -155,16 +155,27 @@ class RulesProducer:
         if not names:
             names = [item.title[:30] or f"{material.path}#{item.index}"]
         key, hits = choose_key(names, doc)
+        # strong identity: the same URL, the same GitHub repository, or an arXiv id the document anchors
         url_known = bool(item.url and item.url in doc.text)
+        repo_hit = next((h for h in hits if "/" not in h.term and h.term in _repo_names(item) and h.hits), None)
+        anchored = next((a for a in _own_arxiv(item) if doc.anchored(a)), None)
+        if repo_hit is not None:
+            key = repo_hit.term
+        strong = url_known or repo_hit is not None or anchored is not None
         key_hits = next((h.hits for h in hits if h.term == key), 0)
-        known = url_known or key_hits > 0
+        low = item.evidence not in (EvidenceLevel.verified, EvidenceLevel.partial)
+        known = strong or (key_hits > 0 and not low)
         age = _days_between(item.date, kb.date) if item.date else None
         excluded_reason = None
         if age is not None and age > STALE_DAYS:
-            excluded_reason = f"内容日期 {item.date}，早于批次 {age} 天（旧刊/旧内容），不作增量"
-        elif item.evidence not in (EvidenceLevel.verified, EvidenceLevel.partial):
+            excluded_reason = f"内容日期 {item.date}，远早于批次日期（旧刊/旧内容），不作增量"
+        elif known:
+            pass
+        elif low:
             excluded_reason = f"{item.evidence.label}（{item.remark or '无核查说明'}），列为待核查线索，不作增量"
-        elif not known and index.overlap(item.text) < MIN_TOPIC_OVERLAP:
+        elif remark := off_topic(item.text):
+            excluded_reason = f"笔记自述与本主题无关（「{remark}」），不作增量"
+        elif index.overlap(item.text) < MIN_TOPIC_OVERLAP:
             excluded_reason = "与活文档主题词几乎不重合，判为非本主题"
         if excluded_reason:
             out.excluded.append(
@@ -177,6 +188,7 @@ class RulesProducer:
                 f"{key}：活文档已收"
                 + (f"（{'、'.join(where)}）" if where else "")
                 + ("，同一 URL 已在文档中" if url_known else "")
+                + (f"，arXiv:{anchored} 已是锚点" if anchored else "")
                 + "；本轮不构成增量。"
             )
             out.refreshes.append(
@@ -240,6 +252,17 @@ class RulesProducer:
         if any(h.hits for h in hits):
             return  # known: the count_refresh detector reports what moved
         summary = _section(material.body, ("Summary", "简介", "Description")) or material.body.strip()[:200]
+        if INDEX_ONLY.search(material.body) or short.lower().startswith("awesome"):
+            out.excluded.append(
+                Excluded(
+                    key=short,
+                    sources=[material.path],
+                    evidence=EvidenceLevel.card,
+                    reason="资源索引/汇总列表，不含新的技术内容，不作增量",
+                    url=str(material.front.get("url") or "") or None,
+                )
+            )
+            return
         stars, weekly = material.front.get("stars"), material.front.get("stars_weekly")
         boundary = []
         numbers: list[NumberCitation] = []
@@ -341,6 +364,21 @@ def _repo_from_path(path: str) -> str:
     return re.sub(r"^\d+-", "", stem)
 
 
+def _repo_names(item: NoteItem) -> set[str]:
+    out = set()
+    for url in item.urls:
+        gh = re.fullmatch(r"https?://(?:www\.)?github\.com/([\w.\-]+)/([\w.\-]+?)(?:\.git)?/?", url)
+        if gh:
+            out.add(gh.group(2))
+    return out
+
+
+def _own_arxiv(item: NoteItem) -> list[str]:
+    """The item's own paper: an arXiv id in its URL or its title (not a background citation)."""
+    own = re.findall(r"arxiv\.org/(?:abs|pdf)/(\d{4}\.\d{4,5})", " ".join(item.urls))
+    return [a for a in item.arxiv if a in own or a in item.title]
+
+
 _TITLE_RUN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-_./][A-Za-z0-9]+)*(?:\s[A-Z][A-Za-z0-9]*(?:[-_./][A-Za-z0-9]+)*)*")
 _GENERIC = frozenset(
     {"github", "readme", "docs", "blog", "note", "vs", "api", "release", "notes", "issue", "pr", "rfc", "the"}
@@ -350,10 +388,11 @@ _GENERIC = frozenset(
 def _title_names(item: NoteItem) -> list[str]:
     """Names in the item's title, then its repo URL: ``'DeepSeek 开源 DeepInfer 推理栈'`` → DeepSeek, DeepInfer."""
     names: list[str] = []
-    title = re.split(r"[（(]", item.title)[0]
+    title = re.sub(r"[（(][^）)]*[）)]", " ", item.title)
     for m in _TITLE_RUN.finditer(title):
         name = re.sub(r"\s+v?\d+(?:\.\d+)+\S*$", "", m.group(0)).strip(" ./-")
-        if len(name) >= 2 and name.lower() not in _GENERIC and not re.fullmatch(r"v?\d+(\.\d+)*", name):
+        name_like = not names or re.search(r"[A-Z0-9\-_/]", name)
+        if name_like and len(name) >= 2 and name.lower() not in _GENERIC and not re.fullmatch(r"v?\d+(\.\d+)*", name):
             names.append(name)
     for url in item.urls:
         gh = re.match(r"https?://(?:www\.)?github\.com/([\w.\-]+)/([\w.\-]+)", url)
