@@ -42,9 +42,7 @@ def name_score(brief_names: list[str], expected: ExpectedObject) -> int:
             return 3
         if got in wanted[1:]:
             best = max(best, 2)
-        elif any(len(w) >= 4 and len(got) >= 4 and (w in got or got in w) for w in wanted if w):
-            best = max(best, 1)
-        elif any(_all_words_in(key, raw) for key in [expected.key, *expected.aliases]):
+        elif any(len(w) >= 4 and len(got) >= 4 and (w in got or got in w) for w in wanted if w) or any(_all_words_in(key, raw) for key in [expected.key, *expected.aliases]):
             best = max(best, 1)
     return best
 
