@@ -42,9 +42,14 @@ def name_score(brief_names: list[str], expected: ExpectedObject) -> int:
             return 3
         if got in wanted[1:]:
             best = max(best, 2)
-        elif any(len(w) >= 4 and len(got) >= 4 and (w in got or got in w) for w in wanted if w) or any(_all_words_in(key, raw) for key in [expected.key, *expected.aliases]):
+        elif _contains(got, wanted) or any(_all_words_in(k, raw) for k in [expected.key, *expected.aliases]):
             best = max(best, 1)
     return best
+
+
+def _contains(got: str, wanted: list[str]) -> bool:
+    """One normalised name holds the other (both at least four characters)."""
+    return any(len(w) >= 4 and len(got) >= 4 and (w in got or got in w) for w in wanted if w)
 
 
 def _words(name: str) -> set[str]:
