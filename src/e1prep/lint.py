@@ -17,6 +17,11 @@ EVIDENCE_MARKERS: tuple[str, ...] = (
     *(lvl.value for lvl in EvidenceLevel),
     "已核查",
     "已核实",
+    "核实",
+    "已核",
+    "官方",
+    "tweet",
+    "✓",
     "核查",
     "摘要",
     "snippet",
@@ -69,10 +74,13 @@ def lint_text(text: str) -> list[LintFinding]:
     return findings
 
 
+_ITEM_START = re.compile(r"^\s*(?:#|条目|增量|矛盾|[①-⑳]|\d{1,2}[.、)]\s|[一二三四五六七八九十]+、|\|)")
+
+
 def _item_of(lines: list[str], idx: int) -> str:
-    """The list item (or paragraph) a line belongs to, for markers stated once per item."""
+    """The item a line belongs to: back to the item's first line (a heading, ``条目 N``, ``1.`` ...)."""
     start = idx
-    while start > 0 and lines[start].startswith((" ", "\t")) and lines[start - 1].strip():
+    while start > 0 and not _ITEM_START.match(lines[start]) and lines[start - 1].strip():
         start -= 1
     return "\n".join(lines[start : idx + 1])
 
