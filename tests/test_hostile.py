@@ -164,3 +164,11 @@ def test_draft_keeps_every_material_whatever_the_files(make_kb: MakeKB, note: by
         return
     listed = {s.path for s in brief.sources if s.role == "material"}
     assert listed == {*files, "inbox/missing.md"}
+
+
+def test_unreadable_living_document_is_exit_2_with_its_name(make_kb: MakeKB, capsys) -> None:
+    manifest = make_kb({"inbox/jay/2026-10-25-a.md": "# a\n"}, knowledge=None)
+    assert main(["draft", str(manifest)]) == 2
+    err = capsys.readouterr().err
+    assert "organized/knowledge/inference.md" in err
+    assert "Traceback" not in err
