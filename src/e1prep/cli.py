@@ -9,10 +9,15 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import __version__
 from .errors import E1PrepError, InputError
 from .models import Brief, MaterialStatus
+
+if TYPE_CHECKING:
+    from .llm.settings import LLMSettings
+    from .producers import Producer
 
 log = logging.getLogger("e1prep")
 
@@ -20,6 +25,8 @@ EXAMPLES = """\
 examples:
   python -m e1prep draft evals/golden/2026-10-25-inference/manifest.json
   python -m e1prep draft MANIFEST --json brief.json --out brief.md --lang en
+  python -m e1prep draft evals/golden/2026-10-25-inference/manifest.json --backend llm --replay
+  E1PREP_BASE_URL=http://127.0.0.1:8000/v1 E1PREP_MODEL=my-model python -m e1prep draft MANIFEST --backend llm
   python -m e1prep verify brief.json --manifest MANIFEST
   python -m e1prep lint ../shared/seeds/000_1bac1d1fb921dd28.txt
   python -m e1prep eval --backend rules --report eval-report.json
@@ -47,9 +54,14 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--json", dest="json_out", help="also write the brief as JSON to this file")
     d.add_argument("--lang", choices=("zh", "en"), default="zh")
     d.add_argument("--strict", action="store_true", help="exit 1 when the verifier rejected anything")
-    d.add_argument("--concurrency", type=int, default=4, help="llm backend: materials extracted at once")
+    d.add_argument("--concurrency", type=int, help="llm backend: materials extracted at once (default 4)")
     d.add_argument("--no-cache", action="store_true", help="llm backend: do not read or write the cache")
-    d.add_argument("--cache-dir", help="llm backend: cache folder (default: ~/.cache/e1prep)")
+    d.add_argument("--cache-dir", help="llm backend: cache folder (default: $XDG_CACHE_HOME/e1prep/llm)")
+    d.add_argument(
+        "--replay",
+        action="store_true",
+        help="llm backend: replay the recorded cassette of this golden case (offline, no server)",
+    )
 
     v = sub.add_parser("verify", help="check a brief JSON written by anyone against its KB")
     v.add_argument("brief", help="brief JSON")
@@ -83,6 +95,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="e1prep: %(levelname)s: %(message)s",
         stream=sys.stderr,
     )
+    # instructor logs the model's whole answer at ERROR on every failed attempt; the brief reports failures
+    logging.getLogger("instructor").setLevel(logging.INFO if args.verbose else logging.CRITICAL)
     try:
         handler = {"draft": _draft, "verify": _verify, "lint": _lint, "schema": _schema, "eval": _eval}
         return handler[args.command](args)
@@ -91,17 +105,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
-def _producer(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    if args.backend == "rules":
-        return None
+def _llm_producer(args: argparse.Namespace, settings: LLMSettings | None = None) -> Producer:
     from .llm.backend import LLMProducer
-    from .llm.settings import load_settings
 
     return LLMProducer(
-        load_settings(),
+        settings,
         concurrency=args.concurrency,
-        cache_dir=None if args.no_cache else (Path(args.cache_dir) if args.cache_dir else None),
-        use_cache=not args.no_cache,
+        use_cache=False if args.no_cache else None,
+        cache_dir=Path(args.cache_dir) if args.cache_dir else None,
     )
 
 
@@ -112,7 +123,18 @@ def _draft(args: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     print(f"e1prep: drafting {args.manifest} with the {args.backend} backend ...", file=sys.stderr)
-    brief = draft_brief(args.manifest, args.kb, args.item, producer=_producer(args))
+    if args.backend == "rules":
+        if args.replay:
+            raise InputError(None, "--replay goes with --backend llm")
+        brief = draft_brief(args.manifest, args.kb, args.item)
+    elif args.replay:
+        from .llm import cassettes
+
+        case = Path(args.manifest).resolve().parent.name
+        with cassettes.replaying(case) as settings:
+            brief = draft_brief(args.manifest, args.kb, args.item, producer=_llm_producer(args, settings))
+    else:
+        brief = draft_brief(args.manifest, args.kb, args.item, producer=_llm_producer(args))
     data = json.loads(brief.model_dump_json())
     validate_brief_json(data, where=args.json_out or "brief")
     markdown = render_markdown(brief, lang=args.lang)

@@ -1,0 +1,332 @@
+"""The model backend: one structured call per material (or chunk), turned into brief objects.
+
+The model fills a small, flat ``MaterialExtraction``; code turns it into ``Increment``,
+``Refresh`` and ``Contradiction`` objects with ``producer="llm"`` and adds what code knows
+better (document hit counts, URLs, section ids that exist). Nothing is trusted further: the
+verifier checks every number and quote afterwards.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from ..errors import ConfigError
+from ..knowledge import KnowledgeDoc
+from ..loading import KB, Material
+from ..models import (
+    Contradiction,
+    ContradictionKind,
+    EvidenceLevel,
+    Increment,
+    MaterialKind,
+    MaterialStatus,
+    NumberCitation,
+    Refresh,
+    SourceRef,
+    Usage,
+)
+from ..numbers import normalize, parse_value
+from ..producers import Production
+from .cache import CacheKey, ExtractionCache
+from .client import CallStats, ExtractionFailed, LLMClient
+from .prompts import Chunk, Prompt, chunk_items, chunk_material, load_prompt, render
+from .settings import LLMSettings, load_settings
+
+log = logging.getLogger(__name__)
+
+Level = Literal["verified", "partial", "summary", "snippet", "card", "vendor", "unverified"]
+
+
+class ExtractedItem(BaseModel):
+    """One item of the material."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    name: str = Field(min_length=1, max_length=80, description="Short name of the project, paper or claim.")
+    new: bool = Field(description="true if the living document does not cover it yet (its names have 0 hits).")
+    level: Level = Field(description="Evidence level id from the table.")
+    point: str = Field(max_length=240, description="One sentence: what it is or claims, in the material's words.")
+    section: str = Field(max_length=12, description="§ id of the living-document section it belongs to, or empty.")
+    number: str = Field(max_length=40, description="One number exactly as written in the material, or empty.")
+    quote: str = Field(max_length=240, description="The verbatim sentence of the material containing the number.")
+    conflict: str = Field(max_length=240, description="A conflict with the living document or inside the material.")
+
+    @model_validator(mode="after")
+    def _number_has_its_quote(self) -> ExtractedItem:
+        number = self.number.strip()
+        if number and normalize(number) not in normalize(self.quote):
+            raise ValueError(
+                f"quote must be the material's own sentence containing the number {number!r}, copied "
+                "verbatim; otherwise leave both number and quote empty"
+            )
+        return self
+
+
+class MaterialExtraction(BaseModel):
+    """The items of one material (at most 4)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    items: list[ExtractedItem] = Field(default_factory=list, max_length=4)
+
+
+RESPONSE_MODELS: dict[str, type[BaseModel]] = {"MaterialExtraction": MaterialExtraction}
+
+
+def schema_sha256(model: type[BaseModel] = MaterialExtraction) -> str:
+    """Hash of the response model's JSON schema: part of every cache key and of the cassette manifest."""
+    text = json.dumps(model.model_json_schema(), sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+_SECTION_ID = re.compile(r"§\s*\d+(?:\.\d+)*")
+
+
+@dataclass
+class _Outcome:
+    """What became of one material: its chunks' extractions, or why it failed."""
+
+    extractions: list[MaterialExtraction] = field(default_factory=list)
+    stats: CallStats = field(default_factory=CallStats)
+    failure: str | None = None
+    cached: bool = False
+
+
+def _section(raw: str, doc: KnowledgeDoc) -> str | None:
+    m = _SECTION_ID.search(raw)
+    if not m:
+        return None
+    sid = m.group(0).replace(" ", "")
+    return sid if any(s.id == sid for s in doc.sections) else None
+
+
+def _url_for(name: str, material: Material, chunk: Chunk) -> str | None:
+    if material.kind in (MaterialKind.repo_card, MaterialKind.paper_card):
+        url = material.front.get("url")
+        return url if isinstance(url, str) else None
+    low = name.lower()
+    for item in chunk_items(material, chunk):
+        if low in item.text.lower() and item.url:
+            return item.url
+    return None
+
+
+def to_objects(
+    extraction: MaterialExtraction, material: Material, chunk: Chunk, doc: KnowledgeDoc, production: Production
+) -> None:
+    """Append the objects of one chunk's extraction to ``production``; code adds hits, URLs and sections."""
+    seen: set[str] = set()
+    for item in extraction.items:
+        fingerprint = item.model_dump_json()
+        if fingerprint in seen:
+            continue
+        seen.add(fingerprint)
+        name = item.name.strip()
+        if not name:
+            continue
+        level = EvidenceLevel(item.level)
+        source = [material.path]
+        quote = item.quote.strip() or None
+        numbers = []
+        if item.number.strip():
+            numbers.append(
+                NumberCitation(
+                    text=item.number.strip(),
+                    value=parse_value(item.number),
+                    evidence=level,
+                    source=SourceRef(path=material.path, quote=quote),
+                    quotable=level.quotable,
+                )
+            )
+        hits = [doc.search(name)]
+        point = item.point.strip()
+        if item.new:
+            production.increments.append(
+                Increment(
+                    key=name, title=name, kind="new", sources=source, url=_url_for(name, material, chunk),
+                    evidence=level, points=[point] if point else [], doc_hits=hits,
+                    section=_section(item.section, doc), numbers=numbers, producer="llm",
+                )
+            )
+        else:
+            production.refreshes.append(
+                Refresh(key=name, sources=source, evidence=level, summary=point, doc_hits=hits, numbers=numbers,
+                        producer="llm")
+            )
+        if item.conflict.strip():
+            production.contradictions.append(
+                Contradiction(
+                    key=name, kind=ContradictionKind.claim_tension, sources=source, evidence=level,
+                    claim=item.conflict.strip(), action="check against the original before editing the living document",
+                    location=SourceRef(path=material.path, quote=quote), numbers=numbers, producer="llm",
+                )
+            )
+
+
+class LLMProducer:
+    """Extract objects from every read material with a model behind an OpenAI-compatible API.
+
+    ``settings`` default to ``load_settings()``; the keyword arguments override single fields
+    (the CLI's ``--concurrency``, ``--no-cache``, ``--cache-dir``).
+    """
+
+    name = "llm"
+
+    def __init__(
+        self,
+        settings: LLMSettings | None = None,
+        *,
+        prompt_id: str = "extract_material",
+        concurrency: int | None = None,
+        use_cache: bool | None = None,
+        cache_dir: Path | None = None,
+        temperature: float | None = None,
+    ) -> None:
+        base = settings if settings is not None else load_settings()
+        overrides: dict[str, object] = {}
+        for key, value in (("concurrency", concurrency), ("use_cache", use_cache), ("cache_dir", cache_dir),
+                           ("temperature", temperature)):
+            if value is not None:
+                overrides[key] = value
+        self.settings = replace(base, **overrides)  # type: ignore[arg-type]
+        if self.settings.concurrency < 1:
+            raise ConfigError("concurrency must be at least 1")
+        self.prompt: Prompt = load_prompt(prompt_id, self.settings.prompts_dir)
+        model = RESPONSE_MODELS.get(self.prompt.output_model)
+        if model is not MaterialExtraction:
+            raise ConfigError(
+                f"{self.prompt.path}: output_model {self.prompt.output_model!r} is not MaterialExtraction"
+            )
+        self.cache = ExtractionCache(self.settings.cache_dir) if self.settings.use_cache else None
+        #: per-material cost of the last ``produce`` (calls, tokens), for benchmarks and debugging
+        self.material_usage: dict[str, CallStats] = {}
+
+    def _key(self, material: Material) -> CacheKey:
+        return CacheKey.build(
+            text=material.text, prompt_id=self.prompt.id, prompt_version=self.prompt.version,
+            model=self.settings.require_model(), response_schema_sha256=schema_sha256(),
+            chunk_chars=self.settings.chunk_chars,
+        )
+
+    def _from_cache(self, material: Material) -> _Outcome | None:
+        if self.cache is None:
+            return None
+        value = self.cache.get(self._key(material))
+        if value is None:
+            return None
+        try:
+            extractions = [MaterialExtraction.model_validate(c) for c in value.get("chunks", [])]
+        except ValidationError:
+            return None
+        if len(extractions) != len(chunk_material(material, self.settings.chunk_chars)):
+            return None
+        model = value.get("model")
+        return _Outcome(extractions, CallStats(model=model if isinstance(model, str) else None), cached=True)
+
+    def _messages(self, kb: KB, doc: KnowledgeDoc, material: Material, chunk: Chunk) -> list[dict[str, str]]:
+        return render(
+            self.prompt, material=material, chunk=chunk, doc=doc, topic=kb.item.topic, date=kb.date,
+            context_chars=self.settings.context_chars,
+        )
+
+    def requests(self, kb: KB, doc: KnowledgeDoc) -> list[list[dict[str, str]]]:
+        """The first-attempt messages of every chunk of every read material, in order (nothing is sent)."""
+        return [
+            self._messages(kb, doc, m, c)
+            for m in kb.materials if m.status is MaterialStatus.read
+            for c in chunk_material(m, self.settings.chunk_chars)
+        ]
+
+    def requests_sha256(self, kb: KB, doc: KnowledgeDoc) -> str:
+        """Fingerprint of what a run would send: changes with the prompt, the rendering or the KB helpers."""
+        text = json.dumps([self.settings.model, self.requests(kb, doc)], ensure_ascii=False, sort_keys=True)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def _extract_all(self, kb: KB, doc: KnowledgeDoc, todo: list[Material]) -> dict[str, _Outcome]:
+        tasks: list[tuple[Material, Chunk]] = [
+            (m, c) for m in todo for c in chunk_material(m, self.settings.chunk_chars)
+        ]
+        if not tasks:
+            return {}
+        client = LLMClient(self.settings)
+
+        def run(task: tuple[Material, Chunk]) -> tuple[MaterialExtraction | None, CallStats, str | None]:
+            material, chunk = task
+            messages = self._messages(kb, doc, material, chunk)
+            label = f"{chunk.path} part {chunk.index}/{chunk.total}"
+            try:
+                result, stats = client.extract(MaterialExtraction, messages, label=label)
+            except ExtractionFailed as exc:
+                log.warning("%s: failed: %s", label, exc.reason)
+                return None, exc.stats, exc.reason
+            return result, stats, None
+
+        try:
+            with ThreadPoolExecutor(max_workers=min(self.settings.concurrency, len(tasks))) as pool:
+                results = list(pool.map(run, tasks))  # map keeps task order, whatever the answer order
+        finally:
+            client.close()
+        outcomes: dict[str, _Outcome] = {}
+        for (material, chunk), (result, stats, failure) in zip(tasks, results, strict=True):
+            outcome = outcomes.setdefault(material.path, _Outcome())
+            outcome.stats.add(stats)
+            if failure is not None and outcome.failure is None:
+                where = f"part {chunk.index} of {chunk.total}: " if chunk.total > 1 else ""
+                outcome.failure = where + failure
+            if result is not None:
+                outcome.extractions.append(result)
+        return outcomes
+
+    def produce(self, kb: KB, doc: KnowledgeDoc) -> Production:
+        """One extraction per read material; a material that keeps failing is listed in ``failures``."""
+        materials = [m for m in kb.materials if m.status is MaterialStatus.read]
+        outcomes: dict[str, _Outcome] = {}
+        todo = []
+        for material in materials:
+            cached = self._from_cache(material)
+            if cached is not None:
+                outcomes[material.path] = cached
+            else:
+                todo.append(material)
+        outcomes.update(self._extract_all(kb, doc, todo))
+        production = Production(prompt_versions={self.prompt.id: self.prompt.version})
+        usage = Usage()
+        self.material_usage = {}
+        for material in materials:
+            outcome = outcomes[material.path]
+            self.material_usage[material.path] = outcome.stats
+            usage.calls += outcome.stats.calls
+            usage.retries += outcome.stats.retries
+            usage.prompt_tokens += outcome.stats.prompt_tokens
+            usage.completion_tokens += outcome.stats.completion_tokens
+            production.model = production.model or outcome.stats.model
+            if outcome.cached:
+                usage.cache_hits += 1
+            if outcome.failure is not None:
+                production.failures[material.path] = outcome.failure
+                continue
+            chunks = chunk_material(material, self.settings.chunk_chars)
+            for chunk, extraction in zip(chunks, outcome.extractions, strict=True):
+                to_objects(extraction, material, chunk, doc, production)
+            if self.cache is not None and not outcome.cached:
+                self.cache.put(self._key(material), {
+                    "model": outcome.stats.model,
+                    "chunks": [e.model_dump(mode="json") for e in outcome.extractions],
+                })
+        usage.failures = len(production.failures)
+        production.usage = usage
+        log.info(
+            "llm: %d materials, %d calls (%d retries), %d+%d tokens, %d cache hits, %d failed",
+            len(materials), usage.calls, usage.retries, usage.prompt_tokens, usage.completion_tokens,
+            usage.cache_hits, usage.failures,
+        )
+        return production
