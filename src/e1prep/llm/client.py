@@ -116,7 +116,7 @@ class _Backoff:
     """Exponential backoff with jitter; a server's ``Retry-After`` is honoured up to the maximum."""
 
     def __init__(self, base: float, maximum: float) -> None:
-        self._wait = wait_exponential_jitter(initial=base, max=maximum, jitter=base)
+        self._wait = wait_exponential_jitter(multiplier=base, max=maximum, jitter=base)
         self._max = maximum
 
     def __call__(self, state: RetryCallState) -> float:
