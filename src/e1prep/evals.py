@@ -48,8 +48,14 @@ def name_score(brief_names: list[str], expected: ExpectedObject) -> int:
 
 
 def _contains(got: str, wanted: list[str]) -> bool:
-    """One normalised name holds the other (both at least four characters)."""
-    return any(len(w) >= 4 and len(got) >= 4 and (w in got or got in w) for w in wanted if w)
+    """The brief's name holds a wanted name, or is most (60%+) of one; both four characters or more.
+
+    ``DeepSeek 开源 DeepInfer 推理栈`` holds ``DeepInfer``; ``Deep`` or ``DeepSeek`` are only part of
+    ``DeepSeek DeepInfer`` and do not match it.
+    """
+    return any(
+        len(w) >= 4 and len(got) >= 4 and (w in got or (got in w and len(got) >= 0.6 * len(w))) for w in wanted if w
+    )
 
 
 def _words(name: str) -> set[str]:

@@ -11,6 +11,7 @@ import logging
 import math
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .knowledge import KnowledgeDoc
@@ -117,13 +118,25 @@ def cite_numbers(
     return out
 
 
-def choose_key(names: list[str], doc: KnowledgeDoc) -> tuple[str, list[DocHits]]:
-    """The item's key: its first name with zero hits in the document, else its first name."""
+def choose_key(names: list[str], doc: KnowledgeDoc, asides: Sequence[str] = ()) -> tuple[str, list[DocHits]]:
+    """The item's key: its first name with zero hits in the document (what is new about it).
+
+    When every name is known, the first name, or a known, more specific form of it named in the
+    title's parentheses (``vLLM-昆仑芯（vLLM-Kunlun）`` → ``vLLM-Kunlun``).
+    """
     hits = [doc.search(n) for n in names]
     for name, h in zip(names, hits, strict=True):
         if h.hits == 0 and not re.fullmatch(r"[\u4e00-\u9fff]{1,3}", name):
             return name, hits
-    return (names[0] if names else ""), hits
+    if not names:
+        return "", hits
+    first = names[0]
+    for aside in asides:
+        if first.lower() in aside.lower() and aside.lower() != first.lower() and "/" not in aside:
+            found = doc.search(aside)
+            if found.hits:
+                return aside, [found, *hits]
+    return first, hits
 
 
 class RulesProducer:
@@ -154,7 +167,7 @@ class RulesProducer:
         names = _title_names(item) or item_names(item)
         if not names:
             names = [item.title[:30] or f"{material.path}#{item.index}"]
-        key, hits = choose_key(names, doc)
+        key, hits = choose_key(names, doc, _aside_names(item))
         # strong identity: the same URL, the same GitHub repository, or an arXiv id the document anchors
         url_known = bool(item.url and item.url in doc.text)
         repo_hit = next((h for h in hits if "/" not in h.term and h.term in _repo_names(item) and h.hits), None)
@@ -377,6 +390,12 @@ def _own_arxiv(item: NoteItem) -> list[str]:
     """The item's own paper: an arXiv id in its URL or its title (not a background citation)."""
     own = re.findall(r"arxiv\.org/(?:abs|pdf)/(\d{4}\.\d{4,5})", " ".join(item.urls))
     return [a for a in item.arxiv if a in own or a in item.title]
+
+
+def _aside_names(item: NoteItem) -> list[str]:
+    """Names given in the title's parentheses: ``vLLM-昆仑芯（vLLM-Kunlun）`` → ``vLLM-Kunlun``."""
+    asides = " ".join(re.findall(r"[（(]([^）)]*)[）)]", item.title))
+    return [m.group(0) for m in _TITLE_RUN.finditer(asides)]
 
 
 _TITLE_RUN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-_./][A-Za-z0-9]+)*(?:\s[A-Z][A-Za-z0-9]*(?:[-_./][A-Za-z0-9]+)*)*")
