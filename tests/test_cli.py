@@ -160,3 +160,30 @@ def test_schema_check() -> None:
 def test_usage_error_returns_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["frobnicate"]) == 2
     assert main([]) == 2
+
+
+def test_draft_llm_replays_the_bundled_example_offline(tmp_path: Path, monkeypatch) -> None:
+    """No server runs and non-loopback sockets are blocked: every exchange comes from the cassette."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-live-should-never-leak-0123456789")
+    monkeypatch.setenv("E1PREP_CACHE_DIR", str(tmp_path / "cache"))
+    out = tmp_path / "b.json"
+    md = tmp_path / "b.md"
+    code = main(["draft", str(EXAMPLE_MANIFEST), "--backend", "llm", "--replay", "--json", str(out), "--out", str(md)])
+    assert code in (0, 1)  # 1: the small model failed some materials, and the brief says which
+    data = json.loads(out.read_text(encoding="utf-8"))
+    jsonschema.validate(data, json.loads((ROOT / "schemas" / "brief.schema.json").read_text(encoding="utf-8")))
+    run = data["run"]
+    assert run["backend"] == "llm" and run["model"]
+    assert run["usage"]["calls"] > 0 and run["usage"]["prompt_tokens"] > 0
+    failed = [s for s in data["sources"] if s["status"] == "failed"]
+    assert (code == 1) == bool(failed)
+    text = out.read_text(encoding="utf-8") + md.read_text(encoding="utf-8")
+    assert "sk-live-should-never-leak" not in text
+    # whatever the model said, the rules' findings and the deterministic anchors are there
+    assert {"DeepInfer", "aisimulate"} <= {i["key"] for i in data["increments"]}
+    assert [(a["arxiv"], a["status"]) for a in data["anchors"]] == [("2610.30418", "anchored")]
+
+
+def test_replay_needs_the_llm_backend(capsys) -> None:
+    assert main(["draft", str(EXAMPLE_MANIFEST), "--replay"]) == 2
+    assert "--replay" in capsys.readouterr().err

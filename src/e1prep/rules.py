@@ -410,6 +410,8 @@ def _title_names(item: NoteItem) -> list[str]:
     title = re.sub(r"[（(][^）)]*[）)]", " ", item.title)
     for m in _TITLE_RUN.finditer(title):
         name = re.sub(r"\s+v?\d+(?:\.\d+)+\S*$", "", m.group(0)).strip(" ./-")
+        if "/" in name:  # owner/repo: the repository's own name first, the full path as a second name
+            names.append(name.rsplit("/", 1)[-1])
         name_like = not names or re.search(r"[A-Z0-9\-_/]", name)
         if name_like and len(name) >= 2 and name.lower() not in _GENERIC and not re.fullmatch(r"v?\d+(\.\d+)*", name):
             names.append(name)

@@ -43,6 +43,7 @@ RULES: dict[str, str] = {
     "anchor-status-wrong": "an anchor's status disagrees with the living document",
     "url-not-in-material": "a URL does not occur in any material",
     "hit-count-wrong": "a hit count disagrees with a fresh search of the living document",
+    "known-as-new": "an increment of kind 'new' whose key the living document already names",
     "sources-incomplete": "a material of the manifest is missing from the sources",
 }
 
@@ -203,6 +204,15 @@ class Verifier:
             out += self._text(field_path, text, obj, citations)
         if isinstance(obj, Increment):
             out += self._points_quotable(path, obj)
+            if obj.kind == "new" and self.hits(obj.key):
+                out.append(
+                    Violation(
+                        path=f"{path}.key",
+                        rule="known-as-new",
+                        text=obj.key,
+                        reason=f"the living document already names it ({self.hits(obj.key)} hit(s)): a refresh, not new",
+                    )
+                )
         for h in getattr(obj, "doc_hits", []):
             fresh = self.hits(h.term)
             if fresh != h.hits:
