@@ -210,7 +210,7 @@ class Verifier:
                         path=f"{path}.key",
                         rule="known-as-new",
                         text=obj.key,
-                        reason=f"the living document already names it ({self.hits(obj.key)} hit(s)): a refresh, not new",
+                        reason=f"the living document already names it ({self.hits(obj.key)} hit(s)): not new",
                     )
                 )
         for h in getattr(obj, "doc_hits", []):
