@@ -63,6 +63,7 @@ class KnowledgeDoc:
     anchors: dict[str, list[str]]
     _line_starts: list[int] = field(repr=False, default_factory=list)
     _section_starts: list[int] = field(repr=False, default_factory=list)
+    _parents: list[int] = field(repr=False, default_factory=list)
 
     @property
     def line_count(self) -> int:
@@ -77,7 +78,7 @@ class KnowledgeDoc:
             sec = self.sections[idx]
             if sec.start <= line <= sec.end:
                 return sec
-            idx -= 1
+            idx = self._parents[idx]  # only the enclosing sections can still hold the line
         return None
 
     def line_of(self, offset: int) -> int:
@@ -127,15 +128,14 @@ def parse_knowledge(path: str, text: str) -> KnowledgeDoc:
         num = _SECTION_NUM.match(title)
         if num:
             raw.append((n, len(h.group(1)), "§" + num.group(1), title[num.end() :].strip(" ：:-—")))
-    sections = []
-    for start, level, sid, title in raw:
-        end = len(lines)
-        # a section ends at the next heading of its level or above, numbered or not
-        for later_start, later_level in heads:
-            if later_start > start and later_level <= level:
-                end = later_start - 1
-                break
-        sections.append(Section(sid, title, start, end))
+    # a section ends at the next heading of its level or above, numbered or not (one pass, a stack)
+    closes: dict[int, int] = {}
+    stack: list[tuple[int, int]] = []
+    for start, level in heads:
+        while stack and stack[-1][1] >= level:
+            closes[stack.pop()[0]] = start - 1
+        stack.append((start, level))
+    sections = [Section(sid, title, start, closes.get(start, len(lines))) for start, _level, sid, title in raw]
     anchors: dict[str, list[str]] = {}
     doc = KnowledgeDoc(path, text, version, sections, anchors)
     offsets = [0]
@@ -143,6 +143,14 @@ def parse_knowledge(path: str, text: str) -> KnowledgeDoc:
         offsets.append(offsets[-1] + len(line) + 1)
     doc._line_starts = offsets
     doc._section_starts = [s.start for s in sections]
+    parents: list[int] = []
+    open_sections: list[int] = []
+    for i, sec in enumerate(sections):
+        while open_sections and sections[open_sections[-1]].end < sec.start:
+            open_sections.pop()
+        parents.append(open_sections[-1] if open_sections else -1)
+        open_sections.append(i)
+    doc._parents = parents
     for m in ARXIV_RE.finditer(text):
         sec = doc.section_at(doc.line_of(m.start()))
         ids = anchors.setdefault(m.group(1), [])
