@@ -145,8 +145,8 @@ def parse_knowledge(path: str, text: str) -> KnowledgeDoc:
     doc._section_starts = [s.start for s in sections]
     parents: list[int] = []
     open_sections: list[int] = []
-    for i, sec in enumerate(sections):
-        while open_sections and sections[open_sections[-1]].end < sec.start:
+    for i, section in enumerate(sections):
+        while open_sections and sections[open_sections[-1]].end < section.start:
             open_sections.pop()
         parents.append(open_sections[-1] if open_sections else -1)
         open_sections.append(i)
