@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from .knowledge import KnowledgeDoc
-from .loading import KB, Material
+from .loading import KB, Material, card_field_line, card_repo, card_section
 from .models import (
     Contradiction,
     ContradictionKind,
@@ -23,11 +23,10 @@ from .models import (
     Refresh,
     SourceRef,
 )
-from .notes import NoteItem, blocks, line_evidence, split_note
+from .notes import NoteItem, blocks, is_stale, line_evidence, split_note
 from .numbers import parse_value, quantities
 from .textindex import terms
 
-STALE_DAYS = 180
 CARD_SECTIONS_MIN_OVERLAP = 0.0  # overlap alone is no signal across languages; the kind clash decides
 
 _STARS = re.compile(r"(\d[\d,]*)\s*⭐")
@@ -50,13 +49,6 @@ def _cite(text: str, level: EvidenceLevel, path: str, quote: str, line: int | No
         source=SourceRef(path=path, line_start=line, line_end=line, quote=quote.strip()),
         quotable=level.quotable,
     )
-
-
-def _card_line(card: Material, field: str) -> tuple[int | None, str]:
-    for n, line in enumerate(card.lines, start=1):
-        if re.match(rf"^\s*-?\s*{field}\s*:", line):
-            return n, line.strip()
-    return None, ""
 
 
 def _int(value: object) -> int | None:
@@ -96,13 +88,6 @@ def doc_counts(doc: KnowledgeDoc, repo: str) -> list[DocCount]:
     return out
 
 
-def _repo_of(card: Material) -> str:
-    repo = card.front.get("repo")
-    if isinstance(repo, str) and repo:
-        return repo
-    return re.sub(r"^\d+-", "", card.path.rsplit("/", 1)[-1].removesuffix(".md"))
-
-
 def _cards(kb: KB, kind: MaterialKind, with_spot: bool = False) -> Iterable[Material]:
     pool = [*kb.materials, *(kb.spot_checks if with_spot else [])]
     return (m for m in pool if m.kind is kind and m.status is MaterialStatus.read)
@@ -115,7 +100,7 @@ def count_refresh(kb: KB, doc: KnowledgeDoc) -> Findings:
     """A card whose repository the document already records: a refresh with old and new counts."""
     refreshes = []
     for card in _cards(kb, MaterialKind.repo_card):
-        repo = _repo_of(card)
+        repo = card_repo(card)
         counts = doc_counts(doc, repo)
         if not counts:
             continue
@@ -125,13 +110,13 @@ def count_refresh(kb: KB, doc: KnowledgeDoc) -> Findings:
         changes = [CountChange(field="stars", old=base.stars, new=str(stars), old_date=base.date, new_date=seen)]
         numbers = []
         if stars is not None:
-            line, quote = _card_line(card, "stars")
+            line, quote = card_field_line(card, "stars")
             numbers.append(_cite(str(stars), EvidenceLevel.card, card.path, quote, line))
         if weekly is not None:
             changes.append(
                 CountChange(field="stars_weekly", old=base.weekly, new=f"+{weekly}", old_date=base.date, new_date=seen)
             )
-            line, quote = _card_line(card, "stars_weekly")
+            line, quote = card_field_line(card, "stars_weekly")
             numbers.append(_cite(str(weekly), EvidenceLevel.card, card.path, quote, line))
         numbers.append(_cite(base.stars or "", EvidenceLevel.card, doc.path, base.text, base.line))
         if base.weekly:
@@ -167,13 +152,13 @@ def count_mismatch(kb: KB, doc: KnowledgeDoc) -> Findings:
     """The document records two different star counts for one repository of the batch."""
     out = []
     for card in _cards(kb, MaterialKind.repo_card):
-        repo = _repo_of(card)
+        repo = card_repo(card)
         counts = doc_counts(doc, repo)
         values = {_int(c.stars) for c in counts}
         if len(values) < 2:
             continue
         cites = [_cite(c.stars or "", EvidenceLevel.card, doc.path, c.text, c.line) for c in counts]
-        line, quote = _card_line(card, "stars")
+        line, quote = card_field_line(card, "stars")
         if card.front.get("stars") is not None:
             cites.append(_cite(str(card.front["stars"]), EvidenceLevel.card, card.path, quote, line))
         places = "；".join(f"{_where(doc, c.line)} 记 {c.stars} ⭐" for c in counts)
@@ -199,11 +184,11 @@ def weekly_exceeds_total(kb: KB, doc: KnowledgeDoc) -> Findings:
         stars, weekly = _int(card.front.get("stars", "")), _int(card.front.get("stars_weekly", ""))
         if stars is None or weekly is None or weekly <= stars:
             continue
-        sl, sq = _card_line(card, "stars")
-        wl, wq = _card_line(card, "stars_weekly")
+        sl, sq = card_field_line(card, "stars")
+        wl, wq = card_field_line(card, "stars_weekly")
         out.append(
             Contradiction(
-                key=_repo_of(card).split("/")[-1],
+                key=card_repo(card).split("/")[-1],
                 kind=ContradictionKind.weekly_exceeds_total,
                 sources=[card.path],
                 evidence=EvidenceLevel.card,
@@ -232,15 +217,8 @@ def _item_key(item: NoteItem) -> str:
     return re.split(r"[（(：:]", item.title)[0].strip() or item.title
 
 
-def _days(earlier: str, later: str) -> int | None:
-    from datetime import date
-
-    def parse(s: str) -> date | None:
-        m = re.match(r"(\d{4})-(\d{2})(?:-(\d{2}))?", s)
-        return date(int(m.group(1)), int(m.group(2)), int(m.group(3) or 1)) if m else None
-
-    a, b = parse(earlier), parse(later)
-    return (b - a).days if a and b else None
+def _where_item(material: Material, item: NoteItem) -> SourceRef:
+    return SourceRef(path=material.path, url=item.url, line_start=item.line_start, line_end=item.line_end)
 
 
 def stale(kb: KB, doc: KnowledgeDoc) -> Findings:
@@ -249,8 +227,7 @@ def stale(kb: KB, doc: KnowledgeDoc) -> Findings:
     for material, item in _items(kb):
         if not item.date:
             continue
-        age = _days(item.date, kb.date)
-        if age is None or age <= STALE_DAYS:
+        if not is_stale(item, kb.date):
             continue
         out.append(
             Contradiction(
@@ -260,9 +237,7 @@ def stale(kb: KB, doc: KnowledgeDoc) -> Findings:
                 evidence=item.evidence,
                 claim=f"内容日期 {item.date}，远早于批次日期 {kb.date}：旧内容，不是本期资讯。",
                 action="不作增量；如需跟进，找最新一期再核。",
-                location=SourceRef(
-                    path=material.path, url=item.url, line_start=item.line_start, line_end=item.line_end
-                ),
+                location=_where_item(material, item),
             )
         )
     return Findings(out, [])
@@ -291,9 +266,7 @@ def not_quotable(kb: KB, doc: KnowledgeDoc) -> Findings:
                 )
                 + (f"原文不可读（{item.access_blocked}）。" if item.access_blocked else ""),
                 action="只作待核查线索，不写入活文档正文。",
-                location=SourceRef(
-                    path=material.path, url=item.url, line_start=item.line_start, line_end=item.line_end
-                ),
+                location=_where_item(material, item),
                 numbers=cites,
             )
         )
@@ -332,9 +305,7 @@ def access_blocked(kb: KB, doc: KnowledgeDoc) -> Findings:
                 evidence=item.evidence,
                 claim=f"原文不可读（{item.access_blocked}）：其中任何说法都不是结论。",
                 action="不重试也不引用；有权限时再读原文。",
-                location=SourceRef(
-                    path=material.path, url=item.url, line_start=item.line_start, line_end=item.line_end
-                ),
+                location=_where_item(material, item),
             )
         )
     return Findings(out, [])
@@ -390,14 +361,6 @@ def version_mismatch(kb: KB, doc: KnowledgeDoc) -> Findings:
 # --- cards' own text ----------------------------------------------------------------------------
 
 
-def _section(body: str, names: tuple[str, ...]) -> str:
-    for name in names:
-        m = re.search(rf"^#+\s*{re.escape(name)}\b.*?$\n(.*?)(?=^#+\s|\Z)", body, re.M | re.S | re.I)
-        if m and m.group(1).strip():
-            return m.group(1).strip()
-    return ""
-
-
 _EN_BASE = re.compile(
     r"(?:faster|slower|better|cheaper|more \w+) than ([A-Za-z][\w\-.' ]*?(?:\([^)]*\))?)(?=[,.;]| on | in | for |$)",
     re.I,
@@ -426,8 +389,8 @@ def bilingual_mismatch(kb: KB, doc: KnowledgeDoc) -> Findings:
     """A card whose English and Chinese summaries give different numbers or baselines."""
     out = []
     for card in _cards(kb, MaterialKind.repo_card):
-        en = _section(card.body, ("Summary", "Description", "English"))
-        zh = _section(card.body, ("简介", "中文简介", "摘要"))
+        en = card_section(card.body, ("Summary", "Description", "English"))
+        zh = card_section(card.body, ("简介", "中文简介", "摘要"))
         if not en or not zh:
             continue
         en_b, zh_b = _baseline_names(en, _EN_BASE), _baseline_names(zh, _ZH_BASE)
@@ -450,7 +413,7 @@ def bilingual_mismatch(kb: KB, doc: KnowledgeDoc) -> Findings:
             parts.append(f"英文 {'、'.join(sorted(en_r))} vs 中文 {'、'.join(sorted(zh_r))}")
         out.append(
             Contradiction(
-                key=_repo_of(card).split("/")[-1],
+                key=card_repo(card).split("/")[-1],
                 kind=ContradictionKind.bilingual_mismatch,
                 sources=[card.path],
                 evidence=EvidenceLevel.vendor,
@@ -470,13 +433,13 @@ def card_sections_mismatch(kb: KB, doc: KnowledgeDoc) -> Findings:
     """A paper card whose TLDR and reusable-information sections describe different works."""
     out = []
     for card in _cards(kb, MaterialKind.paper_card, with_spot=True):
-        tldr = _section(card.body, ("TLDR", "TL;DR"))
-        reuse = _section(card.body, ("可复用信息", "Reusable", "Reusable information"))
+        tldr = card_section(card.body, ("TLDR", "TL;DR"))
+        reuse = card_section(card.body, ("可复用信息", "Reusable", "Reusable information"))
         if not tldr or not reuse:
             continue
         a, b = set(terms(tldr)), set(terms(reuse))
         overlap = len(a & b) / max(len(a | b), 1)
-        tags = _section(card.body, ("Tags",)) + " " + str(card.front.get("topics", ""))
+        tags = card_section(card.body, ("Tags",)) + " " + str(card.front.get("topics", ""))
         kind_clash = (
             bool(_SURVEY.search(reuse) or _SURVEY.search(tags))
             and not _SURVEY.search(tldr)

@@ -291,6 +291,31 @@ def bullet_metadata(body: str, fields: tuple[str, ...]) -> dict[str, Any]:
     return out
 
 
+def card_section(body: str, names: tuple[str, ...]) -> str:
+    """The text under a card's first heading named like one of ``names`` (``## Summary``, ``## 简介``)."""
+    for name in names:
+        m = re.search(rf"^#+\s*{re.escape(name)}\b.*?$\n(.*?)(?=^#+\s|\Z)", body, re.M | re.S | re.I)
+        if m and m.group(1).strip():
+            return m.group(1).strip()
+    return ""
+
+
+def card_repo(card: Material) -> str:
+    """``owner/name`` from the card's ``repo`` field, else from its file name (``4572-owner-name.md``)."""
+    repo = card.front.get("repo")
+    if isinstance(repo, str) and repo:
+        return repo
+    return re.sub(r"^\d+-", "", card.path.rsplit("/", 1)[-1].removesuffix(".md"))
+
+
+def card_field_line(card: Material, field: str) -> tuple[int | None, str]:
+    """(1-based line, its text) where a card states ``field``, in front matter or as a bullet."""
+    for n, line in enumerate(card.lines, start=1):
+        if re.match(rf"^\s*-?\s*{re.escape(field)}\s*:", line):
+            return n, line.strip()
+    return None, ""
+
+
 def read_material(root: Path, rel: str, *, role: str = "material", max_bytes: int = DEFAULT_MAX_BYTES) -> Material:
     """Read one material; every failure becomes a status with a reason, never an exception."""
     kind = kind_of(rel)

@@ -243,6 +243,30 @@ def item_date(text: str) -> str | None:
     return f"{year}-{month:02d}" + (f"-{int(day):02d}" if day else "")
 
 
+#: an item whose own date is this many days before the batch is stale (an old or reissued newsletter)
+STALE_DAYS = 180
+
+
+def days_between(earlier: str, later: str) -> int | None:
+    """Days from one ``YYYY-MM[-DD]`` date to another; None when either is not a date."""
+    from datetime import date
+
+    def parse(s: str) -> date | None:
+        m = re.match(r"(\d{4})-(\d{2})(?:-(\d{2}))?", s)
+        try:
+            return date(int(m.group(1)), int(m.group(2)), int(m.group(3) or 1)) if m else None
+        except ValueError:
+            return None
+
+    a, b = parse(earlier), parse(later)
+    return (b - a).days if a and b else None
+
+
+def is_stale(item: NoteItem, batch_date: str) -> bool:
+    age = days_between(item.date, batch_date) if item.date else None
+    return age is not None and age > STALE_DAYS
+
+
 def _clean_title(raw: str) -> str:
     title = re.sub(r"^(?:\d{1,3}[.)、]|[①-⑳]|条目\s*\d+\s*[:：]?|Item\s*\d+\s*[:：]?)\s*", "", raw.strip())
     title = re.sub(r"\[([^\]]+)\]\([^)]+\)", r"\1", title)

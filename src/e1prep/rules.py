@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .knowledge import KnowledgeDoc
-from .loading import KB, Material
+from .loading import KB, Material, card_field_line, card_repo, card_section
 from .models import (
     DocHits,
     EvidenceLevel,
@@ -27,15 +27,13 @@ from .models import (
     Refresh,
     SourceRef,
 )
-from .notes import INDEX_ONLY, NoteItem, blocks, item_names, line_evidence, off_topic, split_note
+from .notes import INDEX_ONLY, NoteItem, blocks, is_stale, item_names, line_evidence, off_topic, split_note
 from .numbers import parse_value, quantities
 from .producers import Production
 from .textindex import terms
 
 log = logging.getLogger(__name__)
 
-#: an item whose own date is this many days before the batch is stale (a reissued newsletter)
-STALE_DAYS = 180
 #: items whose vocabulary barely overlaps the living document are off-topic for it
 MIN_TOPIC_OVERLAP = 0.12
 
@@ -82,21 +80,6 @@ class SectionIndex:
         if not bag:
             return 0.0
         return len(bag & self.vocabulary) / len(bag)
-
-
-def _days_between(earlier: str, later: str) -> int | None:
-    from datetime import date
-
-    def parse(s: str) -> date | None:
-        m = re.match(r"(\d{4})-(\d{2})(?:-(\d{2}))?", s)
-        if not m:
-            return None
-        return date(int(m.group(1)), int(m.group(2)), int(m.group(3) or 1))
-
-    a, b = parse(earlier), parse(later)
-    if a is None or b is None:
-        return None
-    return (b - a).days
 
 
 def cite_numbers(
@@ -178,9 +161,8 @@ class RulesProducer:
         key_hits = next((h.hits for h in hits if h.term == key), 0)
         low = item.evidence not in (EvidenceLevel.verified, EvidenceLevel.partial)
         known = strong or (key_hits > 0 and not low)
-        age = _days_between(item.date, kb.date) if item.date else None
         excluded_reason = None
-        if age is not None and age > STALE_DAYS:
+        if is_stale(item, kb.date):
             excluded_reason = f"内容日期 {item.date}，远早于批次日期（旧刊/旧内容），不作增量"
         elif known:
             pass
@@ -259,12 +241,12 @@ class RulesProducer:
     # --- cards ---------------------------------------------------------------------------------
 
     def _repo_card(self, material: Material, doc: KnowledgeDoc, index: SectionIndex, out: Production) -> None:
-        repo = str(material.front.get("repo") or _repo_from_path(material.path))
+        repo = card_repo(material)
         short = repo.split("/")[-1]
         hits = [doc.search(repo), doc.search(short)]
         if any(h.hits for h in hits):
             return  # known: the count_refresh detector reports what moved
-        summary = _section(material.body, ("Summary", "简介", "Description")) or material.body.strip()[:200]
+        summary = card_section(material.body, ("Summary", "简介", "Description")) or material.body.strip()[:200]
         if INDEX_ONLY.search(material.body) or short.lower().startswith("awesome"):
             out.excluded.append(
                 Excluded(
@@ -336,7 +318,7 @@ class RulesProducer:
 
 
 def _card_citation(material: Material, field: str, value: object, quote: bool = True) -> NumberCitation:
-    line = next((n for n, ln in enumerate(material.lines, 1) if re.match(rf"^\s*-?\s*{field}\s*:", ln)), None)
+    line, line_text = card_field_line(material, field)
     text = str(value)
     return NumberCitation(
         text=text,
@@ -347,7 +329,7 @@ def _card_citation(material: Material, field: str, value: object, quote: bool = 
             path=material.path,
             line_start=line,
             line_end=line,
-            quote=material.lines[line - 1].strip() if (line and quote) else None,
+            quote=line_text if (line and quote) else None,
         ),
         quotable=False,
     )
@@ -362,19 +344,6 @@ def _point_text(block: str) -> str:
     text = " ".join(x for x in lines if x)
     text = re.sub(r"\[([^\]]+)\]\(([^)]+)\)", r"\1（\2）", text)
     return text.replace("**", "").strip()
-
-
-def _section(body: str, names: tuple[str, ...]) -> str:
-    for name in names:
-        m = re.search(rf"^#+\s*{re.escape(name)}\s*$\n(.*?)(?=^#+\s|\Z)", body, re.M | re.S | re.I)
-        if m and m.group(1).strip():
-            return m.group(1).strip()
-    return ""
-
-
-def _repo_from_path(path: str) -> str:
-    stem = path.rsplit("/", 1)[-1].removesuffix(".md")
-    return re.sub(r"^\d+-", "", stem)
 
 
 def _repo_names(item: NoteItem) -> set[str]:
