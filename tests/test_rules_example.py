@@ -11,7 +11,7 @@ from e1prep.models import EvidenceLevel, MaterialStatus
 from e1prep.numbers import normalize, occurs_in
 
 MATERIALS = json.loads(EXAMPLE_MANIFEST.read_text(encoding="utf-8"))["items"][0]["materials"]
-REFRESHED = ("rec", "Rapid-MLX", "flare", "EAGLE-4", "token-exchange-neocloud-in-a-box")
+REFRESHED = ("rec", "Rapid-MLX", "flare", "EAGLE-4", "Lore-Hex")  # the names the issue and the seed use
 
 
 def _inc(brief, needle: str):

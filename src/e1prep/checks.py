@@ -67,6 +67,12 @@ class DocCount:
     date: str | None
 
 
+def display_name(doc: KnowledgeDoc, repo: str) -> str:
+    """How the document names a repository: ``owner/repo（Name）`` → ``Name``; else the repo's own name."""
+    m = re.search(re.escape(repo) + r"\s*[（(]([^）)，,]{1,40})[）)]", doc.text, re.I)
+    return m.group(1).strip() if m else repo.split("/")[-1]
+
+
 def doc_counts(doc: KnowledgeDoc, repo: str) -> list[DocCount]:
     """Lines of the document that name the repository and record its star count."""
     short = repo.split("/")[-1]
@@ -132,7 +138,7 @@ def count_refresh(kb: KB, doc: KnowledgeDoc) -> Findings:
         )
         refreshes.append(
             Refresh(
-                key=repo.split("/")[-1],
+                key=display_name(doc, repo),
                 sources=[card.path],
                 evidence=EvidenceLevel.card,
                 summary=summary,
@@ -164,7 +170,7 @@ def count_mismatch(kb: KB, doc: KnowledgeDoc) -> Findings:
         places = "；".join(f"{_where(doc, c.line)} 记 {c.stars} ⭐" for c in counts)
         out.append(
             Contradiction(
-                key=repo.split("/")[-1],
+                key=display_name(doc, repo),
                 kind=ContradictionKind.count_mismatch,
                 sources=[card.path],
                 evidence=EvidenceLevel.card,

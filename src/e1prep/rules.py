@@ -174,7 +174,13 @@ class RulesProducer:
             excluded_reason = "与活文档主题词几乎不重合，判为非本主题"
         if excluded_reason:
             out.excluded.append(
-                Excluded(key=key, sources=[material.path], evidence=item.evidence, reason=excluded_reason, url=item.url)
+                Excluded(
+                    key=_short_title(item) or key,
+                    sources=[material.path],
+                    evidence=item.evidence,
+                    reason=excluded_reason,
+                    url=item.url,
+                )
             )
             return
         if known:
@@ -359,6 +365,11 @@ def _own_arxiv(item: NoteItem) -> list[str]:
     """The item's own paper: an arXiv id in its URL or its title (not a background citation)."""
     own = re.findall(r"arxiv\.org/(?:abs|pdf)/(\d{4}\.\d{4,5})", " ".join(item.urls))
     return [a for a in item.arxiv if a in own or a in item.title]
+
+
+def _short_title(item: NoteItem) -> str:
+    """The item's title without asides, as a reader would name it (``DeepInfer 源码级拆解``)."""
+    return re.sub(r"[（(][^）)]*[）)]", "", item.title).strip(" ：:")[:60]
 
 
 def _aside_names(item: NoteItem) -> list[str]:
