@@ -23,7 +23,7 @@ from .models import (
     Refresh,
     SourceRef,
 )
-from .notes import NoteItem, blocks, is_stale, line_evidence, split_note
+from .notes import NoteItem, blocks, is_stale, line_evidence, note_items
 from .numbers import parse_value, quantities
 from .textindex import terms
 
@@ -215,7 +215,7 @@ def weekly_exceeds_total(kb: KB, doc: KnowledgeDoc) -> Findings:
 def _items(kb: KB) -> Iterable[tuple[Material, NoteItem]]:
     for m in kb.materials:
         if m.status is MaterialStatus.read and m.kind in (MaterialKind.inbox_note, MaterialKind.other):
-            for item in split_note(m.path, m.body, m.body_line):
+            for item in note_items(m):
                 yield m, item
 
 
@@ -231,8 +231,6 @@ def stale(kb: KB, doc: KnowledgeDoc) -> Findings:
     """An item whose own date is long before the batch (an old or reissued newsletter)."""
     out = []
     for material, item in _items(kb):
-        if not item.date:
-            continue
         if not is_stale(item, kb.date):
             continue
         out.append(

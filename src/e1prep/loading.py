@@ -100,6 +100,8 @@ class Material:
     body_line: int = 1
     encoding: str | None = None
     warnings: list[str] = field(default_factory=list)
+    #: the note's items, split once and shared by the backends, detectors and verifier (``notes.note_items``)
+    items_cache: list[Any] | None = field(default=None, repr=False, compare=False)
 
     @property
     def lines(self) -> list[str]:

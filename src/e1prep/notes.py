@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from .knowledge import arxiv_ids
+from .loading import Material
 from .models import EvidenceLevel
 
 URL_RE = re.compile(r"https?://[^\s<>()\[\]（）【】\"'`，。；、|]+")
@@ -408,6 +409,23 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     return items
 
 
+def note_items(material: Material) -> list[NoteItem]:
+    """The material's items, split once per run and cached on the material."""
+    if material.items_cache is None:
+        material.items_cache = split_note(material.path, material.body, material.body_line)
+    return material.items_cache
+
+
+_GITHUB = re.compile(r"https?://(?:www\.)?github\.com/([\w.\-]+)/([\w.\-]+)")
+_GITHUB_ROOT = re.compile(r"https?://(?:www\.)?github\.com/([\w.\-]+)/([\w.\-]+?)(?:\.git)?/?")
+
+
+def github_repo(url: str, *, root_only: bool = False) -> tuple[str, str] | None:
+    """(owner, name) of a GitHub URL; with ``root_only``, only for the repository's own page."""
+    m = _GITHUB_ROOT.fullmatch(url) if root_only else _GITHUB.match(url)
+    return (m.group(1), m.group(2)) if m else None
+
+
 def make_item(material: str, index: int, title: str, text: str, line_start: int, line_end: int) -> NoteItem:
     level, remark, blocked = item_evidence(text)
     urls = list(dict.fromkeys(u.rstrip(".,;:)") for u in URL_RE.findall(text)))
@@ -469,10 +487,10 @@ def item_names(item: NoteItem) -> list[str]:
     if lead:
         names.append(lead)
     for url in item.urls:
-        m = re.match(r"https?://(?:www\.)?github\.com/([\w.\-]+)/([\w.\-]+)", url)
-        if m:
-            names.append(f"{m.group(1)}/{m.group(2)}")
-            names.append(m.group(2))
+        repo = github_repo(url)
+        if repo:
+            names.append(f"{repo[0]}/{repo[1]}")
+            names.append(repo[1])
     out: list[str] = []
     for name in names:
         name = re.split(r"[（(【\[]", name)[0].strip(" ：:()（）")

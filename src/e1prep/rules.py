@@ -27,7 +27,7 @@ from .models import (
     Refresh,
     SourceRef,
 )
-from .notes import INDEX_ONLY, NoteItem, blocks, is_stale, item_names, line_evidence, off_topic, split_note
+from .notes import INDEX_ONLY, NoteItem, blocks, github_repo, is_stale, item_names, line_evidence, note_items, off_topic
 from .numbers import parse_value, quantities
 from .producers import Production
 from .textindex import terms
@@ -138,7 +138,7 @@ class RulesProducer:
             elif material.kind is MaterialKind.paper_card:
                 self._paper_card(material, doc, out)
             elif material.kind in (MaterialKind.inbox_note, MaterialKind.other):
-                for item in split_note(material.path, material.body, material.body_line):
+                for item in note_items(material):
                     self._note_item(kb, material, item, doc, index, out)
         return out
 
@@ -355,9 +355,9 @@ def _point_text(block: str) -> str:
 def _repo_names(item: NoteItem) -> set[str]:
     out = set()
     for url in item.urls:
-        gh = re.fullmatch(r"https?://(?:www\.)?github\.com/([\w.\-]+)/([\w.\-]+?)(?:\.git)?/?", url)
-        if gh:
-            out.add(gh.group(2))
+        repo = github_repo(url, root_only=True)
+        if repo:
+            out.add(repo[1])
     return out
 
 
@@ -396,9 +396,9 @@ def _title_names(item: NoteItem) -> list[str]:
         if name_like and len(name) >= 2 and name.lower() not in _GENERIC and not re.fullmatch(r"v?\d+(\.\d+)*", name):
             names.append(name)
     for url in item.urls:
-        gh = re.match(r"https?://(?:www\.)?github\.com/([\w.\-]+)/([\w.\-]+)", url)
-        if gh:
-            names += [f"{gh.group(1)}/{gh.group(2)}", gh.group(2)]
+        repo = github_repo(url)
+        if repo:
+            names += [f"{repo[0]}/{repo[1]}", repo[1]]
     if not names:
         cjk = re.match(r"\s*([^\s，。：:、（(—]{2,16})", title)
         if cjk:

@@ -26,7 +26,7 @@ from .models import (
     Refresh,
     Violation,
 )
-from .notes import URL_RE, blocks, line_evidence, split_note
+from .notes import URL_RE, blocks, line_evidence, note_items
 from .numbers import normalize, number_cores, occurs_in, scan
 
 RULES: dict[str, str] = {
@@ -69,7 +69,7 @@ class MaterialFacts:
         lines = material.text.split("\n")
         levels: list[EvidenceLevel | None] = [None] * len(lines)
         if material.kind in (MaterialKind.inbox_note, MaterialKind.other):
-            for item in split_note(material.path, material.body, material.body_line):
+            for item in note_items(material):
                 for offset, block in blocks(item.text):
                     level = line_evidence(block) or item.evidence
                     first = item.line_start + offset

@@ -17,7 +17,7 @@ from ..errors import ConfigError
 from ..knowledge import KnowledgeDoc, Section, arxiv_ids
 from ..loading import Material, split_front_matter
 from ..models import EVIDENCE_LABELS, EvidenceLevel, MaterialKind
-from ..notes import NoteItem, item_names, split_note
+from ..notes import NoteItem, item_names, note_items
 
 PLACEHOLDERS = frozenset(
     {"topic", "date", "path", "kind", "part", "evidence_table", "facts", "doc_context", "material"}
@@ -136,7 +136,7 @@ def _segments(material: Material) -> list[tuple[int, int]]:
     lines = material.lines
     starts = {0}
     if material.kind is MaterialKind.inbox_note:
-        starts |= {item.line_start - 1 for item in split_note(material.path, material.body, material.body_line)}
+        starts |= {item.line_start - 1 for item in note_items(material)}
     ordered = sorted(s for s in starts if 0 <= s < len(lines))
     return [(s, ordered[n + 1] if n + 1 < len(ordered) else len(lines)) for n, s in enumerate(ordered)]
 
@@ -195,7 +195,7 @@ def card_names(material: Material) -> list[str]:
 def chunk_items(material: Material, chunk: Chunk) -> list[NoteItem]:
     if material.kind is not MaterialKind.inbox_note:
         return []
-    items = split_note(material.path, material.body, material.body_line)
+    items = note_items(material)
     return [it for it in items if chunk.line_start <= it.line_start <= chunk.line_end]
 
 
