@@ -22,10 +22,6 @@ class ManifestError(InputError):
     """The work-guard manifest cannot be used."""
 
 
-class SchemaDriftError(E1PrepError):
-    """The published JSON Schemas no longer match the models."""
-
-
 class BackendError(E1PrepError):
     """A producer (rules or model) failed on one material; the brief marks it ``failed``."""
 
