@@ -118,7 +118,8 @@ def test_note_without_structure_is_one_item() -> None:
         ("Check: login wall", EvidenceLevel.snippet, True),
         ("Check: paywall", EvidenceLevel.snippet, True),
         ("Evidence: vendor claim, not independently measured", EvidenceLevel.vendor, False),
-        ("核查：已核查原文（仓库没打开）", EvidenceLevel.verified, False),
+        # a full read with a stated limitation is at most partial (most restrictive, not the first marker)
+        ("核查：已核查原文（仓库没打开）", EvidenceLevel.partial, False),
         ("a line with no remark at all", EvidenceLevel.unverified, False),
     ],
 )
@@ -130,9 +131,10 @@ def test_item_evidence(remark: str, level: EvidenceLevel, blocked: bool) -> None
         assert marker
 
 
-def test_remark_line_wins_over_body_text() -> None:
-    text = "### X\n- 正文提到 403 错误码的处理\n- 核查：已核查原文\n"
-    assert item_evidence(text)[0] is EvidenceLevel.verified
+def test_remark_line_decides_and_body_text_can_only_lower() -> None:
+    assert item_evidence("### X\n- 正文讲错误码的处理\n- 核查：已核查原文\n")[0] is EvidenceLevel.verified
+    # a limitation word anywhere in the item caps it (the verifier's plain rule refuses it too)
+    assert item_evidence("### X\n- 正文提到 403 错误码的处理\n- 核查：已核查原文\n")[0] is EvidenceLevel.partial
 
 
 def test_without_remark_line_the_whole_text_is_read() -> None:

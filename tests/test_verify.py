@@ -58,7 +58,7 @@ def test_quantity_not_in_materials(verifier, brief) -> None:
 
 def test_removed_citation(verifier, brief) -> None:
     inc = deepinfer(brief)
-    assert any("8 卡" in p for p in inc.points)
+    assert any("8 卡" in p for p in inc.points + inc.boundary)
     inc.numbers = [n for n in inc.numbers if n.text != "8 卡"]
     report = verifier.verify(brief)
     assert any(v.rule == "quantity-uncited" and "8" in v.text for v in report.violations)
@@ -232,3 +232,21 @@ def test_changing_one_digit_of_a_citation_is_caught(verifier, example_brief, dat
     assert any(
         v.rule == "citation-not-in-source" and v.path == f"{name}[{n}].numbers[{k}]" for v in report.violations
     ), report.render()
+
+
+def test_object_level_is_re_derived_from_its_source_item_whoever_produced_it(verifier, brief) -> None:
+    from e1prep.models import Increment
+
+    # the note marks this item summary-only; a model (or an edited JSON) says verified
+    forged = Increment(
+        key="asianscholar", kind="update", sources=[BLOGS], evidence=EvidenceLevel.verified, producer="llm"
+    )
+    found = [v for v in verifier.check_object("increments[9]", forged) if v.rule == "evidence-overstated"]
+    assert found and found[0].path == "increments[9].evidence"
+    # a key that no item of its sources names: nothing states a full read of it
+    ghost = forged.model_copy(update={"key": "NoSuchEngine"})
+    assert any(v.rule == "evidence-overstated" for v in verifier.check_object("increments[9]", ghost))
+    # the rules' own verified increment stays clean
+    aisim = next(i for i in brief.increments if i.key == "aisimulate")
+    assert aisim.evidence is EvidenceLevel.verified
+    assert not [v for v in verifier.check_object("increments[1]", aisim) if v.rule == "evidence-overstated"]

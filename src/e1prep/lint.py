@@ -6,10 +6,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import markers
 from .errors import InputError
 from .loading import decode
 from .models import EVIDENCE_LABELS, EvidenceLevel
-from .notes import ACCESS_MARKERS, SUMMARY_MARKERS, TRUNCATED_MARKERS, UNVERIFIED_MARKERS, VENDOR_MARKERS
 from .numbers import scan
 
 EVIDENCE_MARKERS: tuple[str, ...] = (
@@ -38,11 +38,8 @@ EVIDENCE_MARKERS: tuple[str, ...] = (
     "✅",
     "🔍",
     "⚠",
-    *VENDOR_MARKERS,
-    *UNVERIFIED_MARKERS,
-    *SUMMARY_MARKERS,
-    *ACCESS_MARKERS,
-    *TRUNCATED_MARKERS,
+    # the words by which a level is stated, from the one marker table (data/markers.toml)
+    *markers.texts("full", "partial", "summary", "snippet", "vendor", "limitation", "unverified", "noquote"),
 )
 SOURCE_MARKERS = re.compile(r"https?://|inbox/|organized/|来源|source|§\s*\d|arXiv[:：]|github\.com|\.md\b", re.I)
 _SENTENCE = re.compile(r"[^。；;！？!?\n]+[。；;！？!?]?")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from . import evidence as _ev
+from . import markers
 from .knowledge import arxiv_ids
 from .loading import Material
 from .models import EvidenceLevel
@@ -16,96 +18,17 @@ _TABLE_ROW = re.compile(r"^\s*\|(.+)\|\s*$")
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _TOP_BULLET = re.compile(r"^[-*+]\s+(.+)$")
 
-# Verification remarks, Chinese and English, strongest signal first. Access problems make the
-# item's text a search snippet at best; truncation makes it partial.
-ACCESS_MARKERS = (
-    "需登录",
-    "登录墙",
-    "需要登录",
-    "403",
-    "404",
-    "付费墙",
-    "paywall",
-    "login wall",
-    "login required",
-    "cloudflare",
-    "防护",
-    "anti-bot",
-    "反爬",
-    "未打开",
-    "打不开",
-    "不可达",
-    "无法访问",
-    "access denied",
-    "forbidden",
-)
-TRUNCATED_MARKERS = (
-    "正文被截断",
-    "被截断",
-    "截断",
-    "部分核查",
-    "仅目录",
-    "目录级",
-    "只读了目录",
-    "title checked",
-    "body truncated",
-    "truncated",
-    "partially checked",
-    "partial check",
-    "table of contents only",
-    "toc only",
-    "标题与日期已核",
-    "标题已核",
-    "仅标题",
-)
-SUMMARY_MARKERS = (
-    "仅搜索摘要",
-    "仅摘要",
-    "搜索摘要",
-    "摘要级",
-    "无正文",
-    "search summary only",
-    "search summary",
-    "summary only",
-    "abstract only",
-    "仅 tldr",
-    "only the abstract",
-    "tldr only",
-)
-SNIPPET_MARKERS = ("搜索片段", "snippet", "搜索 snippet")
-VENDOR_MARKERS = (
-    "厂商自述",
-    "官方口径",
-    "转述的官方",
-    "自述",
-    "官方宣称",
-    "官方声称",
-    "声称",
-    "vendor-reported",
-    "vendor reported",
-    "vendor claim",
-    "self-reported",
-    "not independently measured",
-    "未独立测量",
-    "marketing",
-    "宣传",
-)
-DO_NOT_QUOTE_MARKERS = ("不要引用", "不可引用", "不得引用", "勿引用", "do not quote", "not quotable", "don't quote")
-VERIFIED_MARKERS = (
-    "已核查原文",
-    "原文已核查",
-    "已核查",
-    "已核实原文",
-    "已读原文",
-    "原文已读",
-    "verified original",
-    "original verified",
-    "read in full",
-    "全文已读",
-    "已核实 ✓",
-    "✅ 原文已核查",
-)
-UNVERIFIED_MARKERS = ("未核实", "待核实", "未核查", "unverified", "not verified", "待正文核实", "待验证")
+# The words of evidence remarks are in one table, ``data/markers.toml`` (see e1prep.markers); the
+# graded reading of an item is e1prep.evidence. These tuples are views of the table for callers that
+# want the words of one kind.
+ACCESS_MARKERS = tuple(m.text for m in markers.of_kind("limitation") if m.access)
+TRUNCATED_MARKERS = tuple(m.text for m in markers.of_kind("limitation", "partial") if not m.access)
+SUMMARY_MARKERS = markers.texts("summary")
+SNIPPET_MARKERS = markers.texts("snippet")
+VENDOR_MARKERS = markers.texts("vendor")
+DO_NOT_QUOTE_MARKERS = markers.texts("noquote")
+VERIFIED_MARKERS = markers.texts("full")
+UNVERIFIED_MARKERS = markers.texts("unverified")
 
 
 @dataclass
@@ -124,31 +47,22 @@ class NoteItem:
     access_blocked: str | None = None
     date: str | None = None
     arxiv: list[str] = field(default_factory=list)
+    #: the graded reading behind ``evidence``: deciding words, remarks read, remarks not understood
+    reading: _ev.Reading = field(default_factory=_ev.Reading)
+
+    @property
+    def remarks_not_understood(self) -> list[str]:
+        """Check remarks of this item that the reader could not understand (the item is unverified)."""
+        return self.reading.not_understood
 
     @property
     def url(self) -> str | None:
         return self.urls[0] if self.urls else None
 
 
-def _has(text: str, markers: tuple[str, ...]) -> str | None:
-    low = text.lower()
-    for marker in markers:
-        if marker.lower() in low:
-            return marker
-    return None
-
-
 def line_evidence(line: str) -> EvidenceLevel | None:
     """A level that a single line's own wording imposes on its numbers (vendor, unverified...)."""
-    if _has(line, VENDOR_MARKERS):
-        return EvidenceLevel.vendor
-    if _has(line, SNIPPET_MARKERS) or _has(line, ACCESS_MARKERS):
-        return EvidenceLevel.snippet
-    if _has(line, SUMMARY_MARKERS):
-        return EvidenceLevel.summary
-    if _has(line, UNVERIFIED_MARKERS) or _has(line, DO_NOT_QUOTE_MARKERS):
-        return EvidenceLevel.unverified
-    return None
+    return markers.line_level(line)
 
 
 def blocks(text: str) -> list[tuple[int, str]]:
@@ -167,50 +81,26 @@ def blocks(text: str) -> list[tuple[int, str]]:
     return [(n, b) for n, b in out if b.strip()]
 
 
-_REMARK_LINE = re.compile(
-    r"^\s*(?:[-*+]\s*)?(?:\*\*)?(?:核查|部分核查|核查情况|验证|证据|证据等级|可信度|状态|Check(?:ed)?|Verification|"
-    r"Evidence|Status)(?:\*\*)?\s*[:：]",
-    re.I,
-)
-_CATEGORIES: tuple[tuple[EvidenceLevel, tuple[str, ...]], ...] = (
-    (EvidenceLevel.partial, TRUNCATED_MARKERS),
-    (EvidenceLevel.summary, SUMMARY_MARKERS),
-    (EvidenceLevel.snippet, SNIPPET_MARKERS),
-    (EvidenceLevel.snippet, ACCESS_MARKERS),
-    (EvidenceLevel.verified, VERIFIED_MARKERS),
-    (EvidenceLevel.unverified, UNVERIFIED_MARKERS),
-    (EvidenceLevel.vendor, VENDOR_MARKERS),
-)
+def item_evidence(text: str, ctx: _ev.NoteContext | None = None) -> tuple[EvidenceLevel, str, str | None]:
+    """(level, the words that decided it, access problem) for an item, by the graded reading.
 
-
-def _earliest(text: str) -> tuple[int, EvidenceLevel, str] | None:
-    low = text.lower()
-    best: tuple[int, EvidenceLevel, str] | None = None
-    for level, markers in _CATEGORIES:
-        for marker in markers:
-            at = low.find(marker.lower())
-            if at >= 0 and (best is None or at < best[0]):
-                best = (at, level, marker)
-    return best
-
-
-def item_evidence(text: str) -> tuple[EvidenceLevel, str, str | None]:
-    """(level, the remark that decided it, access problem) for an item.
-
-    The item's own verification remark (a ``核查：`` / ``Check:`` line) decides when there is one;
-    within it the first marker wins, so ``已核查原文（仓库没打开）`` is verified while
-    ``部分核查：标题已核，正文被截断`` is partial. Without a remark line the whole text is read.
+    The most restrictive statement wins (see e1prep.evidence); the level is then capped by the
+    verifier's plain rule, so that the rules never claim a level the verifier would refuse.
     """
-    remark_lines = [line for line in text.split("\n") if _REMARK_LINE.match(line)]
-    scope = "\n".join(remark_lines) if remark_lines else text
-    found = _earliest(scope) or (_earliest(text) if remark_lines else None)
-    if found is None:
-        return EvidenceLevel.unverified, "", None
-    _, level, marker = found
-    blocked = None
-    if level is not EvidenceLevel.verified:
-        blocked = _has(scope, ACCESS_MARKERS) or _has(scope, TRUNCATED_MARKERS)
-    return level, marker, blocked
+    reading = read_evidence(text, ctx)
+    return reading.level, reading.remark, reading.blocked
+
+
+def read_evidence(text: str, ctx: _ev.NoteContext | None = None, number: int | None = None) -> _ev.Reading:
+    """The graded reading of an item, capped by the verifier's plain rule (:func:`markers.plain_quotable`)."""
+    reading = _ev.read_item(text, ctx, number)
+    if reading.level is EvidenceLevel.verified:
+        ok, word = markers.plain_quotable(text)
+        if not ok:
+            reading.reader_level = reading.level
+            reading.level = EvidenceLevel.partial
+            reading.deciding.append(f"「{word}」" if word else "（条目内无本人的全文已读表述）")
+    return reading
 
 
 #: the note's own word that an item is outside the topic, or only an index of other work
@@ -400,11 +290,23 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     if not best and body.strip():
         title = next((ln for ln in lines if ln.strip()), "")
         best = [_Span(title.lstrip("# "), 0, len(lines))]
+    inside = {i for span in best for i in range(span.start, span.end)}
+    texts = ["\n".join(lines[span.start : span.end]).strip("\n") for span in best]
+    numbers = [_ev.item_number(t) or n for n, t in enumerate(texts, start=1)]
+    ctx = _ev.note_context(lines, [i for i in range(len(lines)) if i not in inside], numbers)
     items = []
-    for n, span in enumerate(best, start=1):
-        text = "\n".join(lines[span.start : span.end]).strip("\n")
+    for n, (span, text) in enumerate(zip(best, texts, strict=True), start=1):
         items.append(
-            make_item(material, n, _clean_title(span.title), text, first_line + span.start, first_line + span.end - 1)
+            make_item(
+                material,
+                n,
+                _clean_title(span.title),
+                text,
+                first_line + span.start,
+                first_line + span.end - 1,
+                ctx=ctx,
+                number=numbers[n - 1],
+            )
         )
     return items
 
@@ -426,8 +328,18 @@ def github_repo(url: str, *, root_only: bool = False) -> tuple[str, str] | None:
     return (m.group(1), m.group(2)) if m else None
 
 
-def make_item(material: str, index: int, title: str, text: str, line_start: int, line_end: int) -> NoteItem:
-    level, remark, blocked = item_evidence(text)
+def make_item(
+    material: str,
+    index: int,
+    title: str,
+    text: str,
+    line_start: int,
+    line_end: int,
+    *,
+    ctx: _ev.NoteContext | None = None,
+    number: int | None = None,
+) -> NoteItem:
+    reading = read_evidence(text, ctx, number)
     urls = list(dict.fromkeys(u.rstrip(".,;:)") for u in URL_RE.findall(text)))
     return NoteItem(
         material=material,
@@ -437,11 +349,12 @@ def make_item(material: str, index: int, title: str, text: str, line_start: int,
         line_start=line_start,
         line_end=line_end,
         urls=urls,
-        evidence=level,
-        remark=remark,
-        access_blocked=blocked,
+        evidence=reading.level,
+        remark=reading.remark,
+        access_blocked=reading.blocked,
         date=item_date(text),
         arxiv=arxiv_ids(text),
+        reading=reading,
     )
 
 

@@ -14,6 +14,8 @@ from typing import Any
 
 from .knowledge import ARXIV_RE, KnowledgeDoc
 from .loading import KB, Material
+from .markers import RANK as _RANK
+from .markers import line_level, plain_level
 from .models import (
     Anchor,
     Brief,
@@ -26,7 +28,7 @@ from .models import (
     Refresh,
     Violation,
 )
-from .notes import URL_RE, blocks, line_evidence, note_items
+from .notes import URL_RE, NoteItem, blocks, note_items
 from .numbers import normalize, number_cores, occurs_in, scan
 
 RULES: dict[str, str] = {
@@ -62,6 +64,8 @@ class MaterialFacts:
     line_set: set[str] = field(default_factory=set)
     levels: list[EvidenceLevel | None] = field(default_factory=list)
     core_lines: dict[str, list[int]] = field(default_factory=dict)
+    #: each item of a note with the level the plain rule gives it
+    item_levels: list[tuple[NoteItem, EvidenceLevel]] = field(default_factory=list)
 
     @classmethod
     def build(cls, material: Material) -> MaterialFacts:
@@ -69,9 +73,14 @@ class MaterialFacts:
         lines = material.text.split("\n")
         levels: list[EvidenceLevel | None] = [None] * len(lines)
         if material.kind in (MaterialKind.inbox_note, MaterialKind.other):
+            # the verifier's own plain rule, from the marker table: whatever level the reader (or
+            # a producer) gave the item, a line is quotable only if its item states an unhedged full
+            # read and no limitation, hedge or relayed check anywhere (markers.plain_quotable)
             for item in note_items(material):
+                item_level = plain_level(item.text)
+                facts.item_levels.append((item, item_level))
                 for offset, block in blocks(item.text):
-                    level = line_evidence(block) or item.evidence
+                    level = line_level(block) or item_level
                     first = item.line_start + offset
                     for k in range(block.count("\n") + 1):
                         if 0 < first + k <= len(levels):
@@ -197,6 +206,7 @@ class Verifier:
                 )
         if isinstance(obj, Anchor):
             return out + self._anchor(path, obj)
+        out += self._object_level(path, obj)
         citations = obj.numbers
         for n, cite in enumerate(citations):
             out += self._citation(f"{path}.numbers[{n}]", cite)
@@ -232,6 +242,44 @@ class Verifier:
         return out
 
     # --- pieces --------------------------------------------------------------------------------
+
+    def _object_level(self, path: str, obj: Increment | Refresh | Contradiction) -> list[Violation]:
+        """An object's own level, re-derived from its source items by the plain rule, whoever made it."""
+        if not obj.evidence.quotable:
+            return []
+        notes = [f for s in obj.sources if (f := self.facts.get(s)) is not None and f.item_levels]
+        if not notes:
+            return []
+        url = getattr(obj, "url", None)
+        key = obj.key.casefold()
+        pairs = [pair for f in notes for pair in f.item_levels]
+        # its item: the one with its URL, else the ones whose title names it, else whose text does
+        matched = (
+            [p for p in pairs if url and url in p[0].urls]
+            or [p for p in pairs if key and key in p[0].title.casefold()]
+            or [p for p in pairs if key and key in p[0].text.casefold()]
+        )
+        if not matched:
+            return [
+                Violation(
+                    path=f"{path}.evidence",
+                    rule="evidence-overstated",
+                    text=obj.evidence.value,
+                    reason="no item of its sources names it, so nothing states a full read of it",
+                )
+            ]
+        if any(level.quotable for _, level in matched):  # (a name several items share: one suffices)
+            return []
+        worst = min(matched, key=lambda m: _RANK[m[1]])
+        return [
+            Violation(
+                path=f"{path}.evidence",
+                rule="evidence-overstated",
+                text=obj.evidence.value,
+                reason=f"its item in {worst[0].material} (line {worst[0].line_start}) is {worst[1].value} "
+                f"({worst[1].label}) by the plain rule",
+            )
+        ]
 
     def _citation(self, path: str, cite: NumberCitation) -> list[Violation]:
         facts = self.facts.get(cite.source.path)

@@ -1,0 +1,345 @@
+"""A graded, conservative reading of what a note states about how far an item was checked.
+
+Every word comes from the marker table (``data/markers.toml`` through :mod:`e1prep.markers`).
+The reading never takes the first marker: each statement gives a level and the most restrictive
+one wins.
+
+* A **remark** (``核查：…`` / ``Check: …``, a table's check cell, or the item's whole text when it
+  has no remark line) is read as one statement. A hedge, a question or a relayed check anywhere in
+  it makes it ``unverified``; a negated full read (``没有读完全文``) or one in quotation marks
+  (``作者说「原文已读」``) is not the writer's own check. A full or partial read with a stated
+  limitation (truncated, login, 403, vendor's claim, not checked) is at most ``partial``; a remark
+  that says only a summary or a snippet was seen is that, whatever else it says.
+* A note's **legend** (``标记说明：✔ 全文读过 / ◑ 读了一部分 / ◯ 只有摘要 / ✘ 打不开``) maps its own
+  symbols to statements; a symbol in a remark is read through it.
+* A note-level **range statement** (``前两条读了原文，其余只看了摘要``, ``第 1、2 条读了原文``) is a
+  statement about the items it names.
+* Lines of the item that are not remarks can only lower it: any limitation or hedge there caps the
+  item at ``partial``.
+* Several statements on one item combine to the most restrictive. A remark with no marker at all is
+  **not understood**: the item is ``unverified`` and the remark is listed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .markers import LOWERING_KINDS, RANK, Hit, find, in_quotes, negated, strictest, strip_urls
+from .models import EvidenceLevel
+
+#: a remark line: its label says that the line is about the check
+REMARK_LINE = re.compile(
+    r"^\s*(?:[-*+]\s*)?(?:\*\*)?(?P<label>核查|部分核查|核查情况|验证|证据|证据等级|可信度|状态|"
+    r"Check(?:ed)?|Verification|Verified|Evidence|Status)(?:\*\*)?\s*[:：]",
+    re.I,
+)
+#: labels too general to be sure the line is about the check (``状态：已合并`` is an issue's state)
+_WEAK_LABELS = {"状态", "status", "可信度"}
+
+LEGEND_LINE = re.compile(
+    r"^\s*(?:[-*>]\s*)?(?:\*\*)?(?:标记说明|图例|符号说明|标记|符号|Legend|Key|Symbols)(?:\*\*)?\s*[:：]\s*(?P<rest>.*)$",
+    re.I,
+)
+_SYMBOL = r"[^\w\s\u3400-\u9fff（）()【】\[\]「」:：,，;；/／|]"
+_LEGEND_ENTRY = re.compile(rf"^\s*(?P<sym>{_SYMBOL}{{1,4}})\s*[=:：＝-]?\s*(?P<desc>.+?)\s*$")
+#: symbols that look like check marks: without a legend they are not understood
+_CHECK_SYMBOLS = re.compile(r"[✅✔✓☑✗✘❌❎◐◑◒◓◯○●◔◕⭕⚠🟢🟡🔴🟠]")
+
+
+@dataclass
+class Statement:
+    """What one remark, legend symbol or range statement says."""
+
+    level: EvidenceLevel
+    words: list[str] = field(default_factory=list)
+    understood: bool = True
+    positive: bool = False  # the writer's own full or partial read
+    blocked: str | None = None  # an access problem or truncation, when nothing was read in full
+    text: str = ""
+
+
+@dataclass
+class Reading:
+    """The reading of one item: its level, the words that decided it, and what was not understood."""
+
+    level: EvidenceLevel = EvidenceLevel.unverified
+    deciding: list[str] = field(default_factory=list)
+    understood: bool = True
+    remarks: list[str] = field(default_factory=list)
+    not_understood: list[str] = field(default_factory=list)
+    blocked: str | None = None
+    stated: bool = False  # the note says anything about this item's check
+    #: the level before the verifier's plain rule capped it (``level`` is the capped one), if capped
+    reader_level: EvidenceLevel | None = None
+
+    @property
+    def remark(self) -> str:
+        """The deciding words, short (what the brief quotes as the note's own remark)."""
+        return "、".join(dict.fromkeys(self.deciding))
+
+
+def _norm_symbol(s: str) -> str:
+    return s.replace("\ufe0f", "").strip()
+
+
+# --- one remark -----------------------------------------------------------------------------------
+
+
+def read_remark(text: str, legend: dict[str, Statement] | None = None) -> Statement:
+    """Read one remark into a statement (most restrictive reading, never the first marker)."""
+    body = strip_urls(text)
+    hits = find(body)
+    symbol_statements = _symbols(body, legend or {})
+    hedges = [h for h in hits if h.marker.kind in ("hedge", "relay")]
+    positives: list[Hit] = []
+    refused: list[str] = []
+    for h in hits:
+        if h.marker.kind not in ("full", "partial"):
+            continue
+        if negated(body, h, hits):
+            refused.append(_context(body, h))
+        elif in_quotes(body, h.start):
+            refused.append(f"「{h.marker.text}」（引述）")
+        else:
+            positives.append(h)
+    if hedges or refused:
+        words = [h.marker.text for h in hedges] + refused
+        return Statement(EvidenceLevel.unverified, words, True, False, None, text)
+    limits = [h for h in hits if h.marker.kind in LOWERING_KINDS and h.marker.kind != "partial"]
+    pos_levels = [h.marker.level for h in positives] + [s.level for s in symbol_statements if s.positive]
+    words = [h.marker.text for h in positives] + [w for s in symbol_statements for w in s.words]
+    if not pos_levels and not limits and not symbol_statements:
+        understood = not _CHECK_SYMBOLS.search(body) and not body.strip()
+        return Statement(EvidenceLevel.unverified, [], understood, False, None, text)
+    levels: list[EvidenceLevel] = []
+    if pos_levels:
+        levels.append(strictest(*pos_levels))
+    levels += [s.level for s in symbol_statements if not s.positive]
+    # "not read" / "not checked" beside an access problem or a summary explains it; alone it decides
+    explained = any(not h.marker.explains for h in limits)
+    for h in limits:
+        words.append(h.marker.text)
+        exclusive = h.marker.kind in ("summary", "snippet")
+        if pos_levels and not exclusive:
+            levels.append(EvidenceLevel.partial)
+        elif h.marker.explains and explained:
+            continue
+        else:
+            levels.append(h.marker.level)
+    if any(not s.understood for s in symbol_statements):
+        levels.append(EvidenceLevel.unverified)
+    level = strictest(*levels)
+    full_read = any(h.marker.kind == "full" for h in positives) or any(
+        s.positive and s.level is EvidenceLevel.verified for s in symbol_statements
+    )
+    blocked = None
+    if not full_read:
+        blocked = (
+            next((h.marker.text for h in hits if h.marker.access), None)
+            or next((h.marker.text for h in hits if _truncation(h)), None)
+            or next((s.blocked for s in symbol_statements if s.blocked), None)
+        )
+    return Statement(level, words, all(s.understood for s in symbol_statements), bool(pos_levels), blocked, text)
+
+
+def _truncation(h: Hit) -> bool:
+    """A partial check or a truncated page (what the detectors call blocked, besides access)."""
+    return h.marker.kind == "partial" or (h.marker.kind == "limitation" and h.marker.level is EvidenceLevel.partial)
+
+
+def _context(body: str, h: Hit) -> str:
+    return f"（被否定）{h.marker.text}"
+
+
+def _symbols(body: str, legend: dict[str, Statement]) -> list[Statement]:
+    out = []
+    for sym, st in legend.items():
+        if sym and sym in _norm_symbol(body):
+            out.append(Statement(st.level, [f"{sym}（图例：{st.text}）"], st.understood, st.positive, st.blocked, sym))
+    return out
+
+
+# --- the note: legend and range statements ----------------------------------------------------------
+
+
+def parse_legend(lines: list[str]) -> dict[str, Statement]:
+    """A note's own legend: symbol → the statement its description makes."""
+    legend: dict[str, Statement] = {}
+    for i, line in enumerate(lines):
+        m = LEGEND_LINE.match(line)
+        if not m:
+            continue
+        rest = m.group("rest").strip()
+        entries = re.split(r"\s*[/／|;；，,]\s*|\s{2,}", rest) if rest else []
+        if not rest:  # a legend heading followed by one symbol per bullet line
+            for follow in lines[i + 1 :]:
+                if not follow.strip():
+                    break
+                entries.append(re.sub(r"^\s*[-*+]\s*", "", follow))
+        for entry in entries:
+            e = _LEGEND_ENTRY.match(entry.strip().strip("`*"))
+            if not e:
+                continue
+            sym = _norm_symbol(e.group("sym"))
+            if not sym or re.fullmatch(r"[-*+.]+", sym):
+                continue
+            st = read_remark(e.group("desc"))
+            st.text = e.group("desc")
+            if not st.words:
+                st.understood = False
+            legend[sym] = st
+    return legend
+
+
+_CN_NUM = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
+_N = r"(?:\d{1,3}|[一二两三四五六七八九十])"
+_LIST = rf"{_N}(?:\s*(?:[、,，和及与]|[-–—~～到至])\s*{_N})*"
+_SELECTOR = re.compile(
+    rf"(?P<first>前|头)\s*(?P<fn>{_N})\s*条|(?P<last>后|最后)\s*(?P<ln>{_N})\s*条|第\s*(?P<list>{_LIST})\s*条|"
+    rf"(?P<rest>其余|其他|其它|剩下|剩余)(?:的)?(?:\s*{_N}\s*条)?|"
+    r"(?:the\s+)?first\s+(?P<efn>\d{1,3}|two|three|four|five)\s+(?:items?|entries|links|posts)|"
+    r"(?:the\s+)?last\s+(?P<eln>\d{1,3}|two|three|four|five)\s+(?:items?|entries|links|posts)|"
+    r"items?\s+(?P<elist>\d{1,3}(?:\s*(?:,|and|&|-|–|to)\s*\d{1,3})*)|"
+    r"(?P<erest>the\s+rest|the\s+others|the\s+remaining(?:\s+(?:items|ones))?)",
+    re.I,
+)
+_EN_NUM = {"two": 2, "three": 3, "four": 4, "five": 5}
+
+
+def _num(s: str) -> int:
+    s = s.strip().lower()
+    return int(s) if s.isdigit() else _CN_NUM.get(s) or _EN_NUM.get(s, 0)
+
+
+def _numbers(spec: str) -> set[int]:
+    out: set[int] = set()
+    parts = re.split(r"\s*(?:[、,，和及与&]|and)\s*", spec)
+    for part in parts:
+        rng = re.split(r"\s*(?:[-–—~～到至]|to)\s*", part)
+        if len(rng) == 2 and rng[0] and rng[1]:
+            a, b = _num(rng[0]), _num(rng[1])
+            if 0 < a <= b <= a + 200:
+                out.update(range(a, b + 1))
+        elif part:
+            n = _num(part)
+            if n:
+                out.add(n)
+    return out
+
+
+def range_statements(lines: list[str], numbers: list[int]) -> dict[int, list[Statement]]:
+    """Statements a note makes about ranges of its items, by the items' numbers."""
+    out: dict[int, list[Statement]] = {}
+    all_numbers = sorted(set(numbers))
+    for line in lines:
+        matches = list(_SELECTOR.finditer(line))
+        named: set[int] = set()
+        for k, m in enumerate(matches):
+            end = matches[k + 1].start() if k + 1 < len(matches) else len(line)
+            desc = line[m.end() : end]
+            st = read_remark(desc)
+            if m.group("first") or m.group("efn"):
+                chosen = set(all_numbers[: _num(m.group("fn") or m.group("efn"))])
+            elif m.group("last") or m.group("eln"):
+                n = _num(m.group("ln") or m.group("eln"))
+                chosen = set(all_numbers[-n:]) if n else set()
+            elif m.group("list") or m.group("elist"):
+                chosen = _numbers(m.group("list") or m.group("elist"))
+            else:
+                chosen = set(all_numbers) - named
+            named |= chosen
+            if not st.words:
+                continue
+            st.text = (m.group(0) + desc).strip(" ，,；;。.")
+            for n in chosen:
+                out.setdefault(n, []).append(st)
+    return out
+
+
+@dataclass
+class NoteContext:
+    """What a note says about its items as a whole: its legend and its range statements."""
+
+    legend: dict[str, Statement] = field(default_factory=dict)
+    ranges: dict[int, list[Statement]] = field(default_factory=dict)
+    legend_lines: set[int] = field(default_factory=set)
+
+
+def note_context(lines: list[str], outside: list[int], numbers: list[int]) -> NoteContext:
+    """The legend of a note (any line) and the range statements on lines outside its items."""
+    legend = parse_legend(lines)
+    legend_lines = {i for i, line in enumerate(lines) if LEGEND_LINE.match(line)}
+    outer = [lines[i] for i in outside if i not in legend_lines and 0 <= i < len(lines)]
+    return NoteContext(legend, range_statements(outer, numbers), legend_lines)
+
+
+# --- one item -------------------------------------------------------------------------------------
+
+
+def read_item(text: str, ctx: NoteContext | None = None, number: int | None = None) -> Reading:
+    """The graded reading of one item's text (with its note's legend and range statements)."""
+    ctx = ctx or NoteContext()
+    lines = [ln for ln in text.split("\n") if not LEGEND_LINE.match(ln)]
+    statements: list[Statement] = []
+    reading = Reading()
+    remark_lines = [(ln, m) for ln in lines if (m := REMARK_LINE.match(ln))]
+    if remark_lines:
+        for ln, m in remark_lines:
+            st = read_remark(ln, ctx.legend)
+            weak = m.group("label").lower() in _WEAK_LABELS
+            if not st.understood or (not st.words and not weak):
+                reading.not_understood.append(ln.strip())
+                statements.append(Statement(EvidenceLevel.unverified, [f"未能理解的核查说明「{ln.strip()[:40]}」"]))
+            elif st.words:
+                statements.append(st)
+                reading.remarks.append(ln.strip())
+        body = [ln for ln in lines if not REMARK_LINE.match(ln)]
+    else:
+        whole = "\n".join(lines)
+        st = read_remark(whole, ctx.legend)
+        if not st.words and not _CHECK_SYMBOLS.search(strip_urls(whole)):
+            st.understood = True  # no remark at all: nothing to understand
+        if not st.understood:
+            reading.not_understood.append(whole.strip()[:200])
+            statements.append(Statement(EvidenceLevel.unverified, ["未能理解的核查符号"]))
+        elif st.words:
+            statements.append(st)
+            reading.remarks.append(whole.strip()[:200])
+        body = []
+    if number is not None:
+        statements += ctx.ranges.get(number, [])
+    if not statements:
+        reading.understood = not reading.not_understood
+        return reading
+    level = strictest(*(s.level for s in statements))
+    deciding = [w for s in statements if s.level is level for w in s.words]
+    # lines that are not remarks can only lower the item: a limitation or hedge there caps it
+    if RANK[level] > RANK[EvidenceLevel.partial]:
+        for ln in body:
+            caps = [h for h in find(strip_urls(ln)) if h.marker.kind in LOWERING_KINDS]
+            if caps:
+                level = EvidenceLevel.partial
+                deciding.append(caps[0].marker.text)
+                break
+    reading.level = level
+    reading.deciding = deciding or [w for s in statements for w in s.words]
+    reading.understood = not reading.not_understood
+    reading.stated = True
+    if level is not EvidenceLevel.verified:
+        reading.blocked = next((s.blocked for s in statements if s.blocked), None)
+    return reading
+
+
+def item_number(text: str) -> int | None:
+    """The number the note gives an item (``## 3. …``, ``| 3 | …``, ``**3. …**``, ``③``), if any."""
+    first = text.lstrip("\n").split("\n", 1)[0]
+    m = re.match(
+        r"^\s*(?:#{1,6}\s*)?(?:\|\s*)?(?:\*\*)?\(?(?:条目\s*|Item\s*)?(\d{1,3})\s*(?:[.)、|:：]|\s|\*\*)", first, re.I
+    )
+    if m:
+        return int(m.group(1))
+    m = re.match(r"^\s*(?:#{1,6}\s*)?(?:\*\*)?([①-⑳])", first)
+    if m:
+        return ord(m.group(1)) - ord("①") + 1
+    return None

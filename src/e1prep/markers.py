@@ -1,0 +1,224 @@
+"""The evidence-marker table (``data/markers.toml``) and the plain rule the verifier applies with it.
+
+The table is the only place where the words of an evidence remark are listed. Two readers use it:
+the graded reader in :mod:`e1prep.evidence` (the rules backend's level of an item), and the
+deliberately simple :func:`plain_quotable` here (the verifier's own rule), which knows nothing of
+legends, scopes or clauses: an item's numbers are quotable only when the item states an unhedged
+full read and no limitation, hedge or relayed check anywhere.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from .models import EvidenceLevel
+
+#: kinds of markers, as the table names them
+POSITIVE_KINDS = frozenset({"full", "partial"})
+#: everything that lowers or caps a level: what the verifier's plain rule refuses anywhere in an item
+LOWERING_KINDS = frozenset(
+    {"partial", "summary", "snippet", "vendor", "limitation", "unverified", "noquote", "hedge", "relay"}
+)
+ALL_KINDS = POSITIVE_KINDS | LOWERING_KINDS | {"negation"}
+
+#: most restrictive first: the order in which readings combine
+RANK: dict[EvidenceLevel, int] = {
+    EvidenceLevel.unverified: 0,
+    EvidenceLevel.snippet: 1,
+    EvidenceLevel.summary: 2,
+    EvidenceLevel.vendor: 3,
+    EvidenceLevel.card: 4,
+    EvidenceLevel.partial: 5,
+    EvidenceLevel.verified: 6,
+}
+
+
+def strictest(*levels: EvidenceLevel) -> EvidenceLevel:
+    """The most restrictive of some levels (``unverified`` when none)."""
+    return min(levels, key=RANK.__getitem__, default=EvidenceLevel.unverified)
+
+
+@dataclass(frozen=True)
+class Marker:
+    text: str
+    kind: str
+    level: EvidenceLevel
+    lang: str
+    access: bool = False
+    explains: bool = False
+
+    @property
+    def pattern(self) -> str:
+        esc = re.escape(self.text.lower())
+        if re.fullmatch(r"[a-z0-9][a-z0-9 '\-]*[a-z0-9]|[a-z0-9]", self.text.lower()):
+            return rf"(?<![a-z0-9]){esc}(?![a-z0-9])"
+        return esc
+
+
+@cache
+def markers() -> tuple[Marker, ...]:
+    """All rows of the table, longest text first (so the longest marker wins at one place)."""
+    raw = resources.files("e1prep.data").joinpath("markers.toml").read_text(encoding="utf-8")
+    rows = tomllib.loads(raw)["marker"]
+    out: list[Marker] = []
+    for row in rows:
+        kind = row["kind"]
+        if kind not in ALL_KINDS:
+            raise ValueError(f"markers.toml: unknown kind {kind!r}")
+        for text in row["text"]:
+            level = EvidenceLevel(row["level"])
+            access, explains = bool(row.get("access", False)), bool(row.get("explains", False))
+            out.append(Marker(text, kind, level, row["lang"], access, explains))
+    return tuple(sorted(out, key=lambda m: -len(m.text)))
+
+
+def of_kind(*kinds: str) -> tuple[Marker, ...]:
+    return tuple(m for m in markers() if m.kind in kinds)
+
+
+def texts(*kinds: str) -> tuple[str, ...]:
+    """The marker words of some kinds, longest first."""
+    return tuple(m.text for m in of_kind(*kinds))
+
+
+_WORDLIKE = re.compile(r"[a-z0-9][a-z0-9 '\-]*[a-z0-9]|[a-z0-9]")
+
+
+@cache
+def _regex(kinds: frozenset[str]) -> re.Pattern[str]:
+    """One alternation in linear time: word-like ASCII markers behind one word-boundary guard, the
+    others grouped by first character behind a character-class guard; longest first within each."""
+    words: dict[str, list[str]] = {}
+    others: dict[str, list[str]] = {}
+    for m in markers():
+        if m.kind not in kinds:
+            continue
+        low = m.text.lower()
+        target = words if _WORDLIKE.fullmatch(low) else others
+        target.setdefault(low[0], []).append(re.escape(low))
+
+    def grouped(groups: dict[str, list[str]]) -> str:
+        firsts = "".join(re.escape(c) for c in groups)
+        alts = "|".join(
+            f"{re.escape(c)}(?:{'|'.join(p[len(re.escape(c)) :] for p in pats)})" for c, pats in groups.items()
+        )
+        return f"(?=[{firsts}])(?:{alts})"
+
+    parts = []
+    if words:
+        parts.append(rf"(?<![a-z0-9]){grouped(words)}(?![a-z0-9])")
+    if others:
+        parts.append(grouped(others))
+    return re.compile("|".join(parts))
+
+
+@dataclass(frozen=True)
+class Hit:
+    start: int
+    end: int
+    marker: Marker
+
+
+@cache
+def _by_text() -> dict[str, Marker]:
+    out: dict[str, Marker] = {}
+    for m in markers():
+        out.setdefault(m.text.lower(), m)
+    return out
+
+
+def find(text: str, kinds: frozenset[str] = ALL_KINDS) -> list[Hit]:
+    """Non-overlapping marker occurrences in ``text``, left to right (the longest marker at a place)."""
+    low = text.lower()
+    table = _by_text()
+    return [Hit(m.start(), m.end(), table[m.group(0)]) for m in _regex(frozenset(kinds)).finditer(low)]
+
+
+_URL = re.compile(r"https?://\S+|www\.\S+")
+_OPEN_QUOTES = '「『“"‘'
+_CLOSE_QUOTES = '」』”"’'
+
+
+def strip_urls(text: str) -> str:
+    """URLs out (a ``?`` in a query string is not a question)."""
+    return _URL.sub(" ", text)
+
+
+def in_quotes(text: str, at: int) -> bool:
+    """Whether position ``at`` of a line stands inside quotation marks (someone else's words)."""
+    line_start = text.rfind("\n", 0, at) + 1
+    before = text[line_start:at]
+    opened = 0
+    for ch in before:
+        if ch in "「『“‘":
+            opened += 1
+        elif ch in "」』”’" and opened:
+            opened -= 1
+    straight = before.count('"') % 2 == 1
+    return opened > 0 or straight
+
+
+def negated(text: str, hit: Hit, hits: list[Hit]) -> bool:
+    """A negator right before a positive marker (``未读原文``, ``did not read the original``)."""
+    for other in hits:
+        if other.marker.kind not in ("negation", "hedge", "unverified") or other.end > hit.start:
+            continue
+        gap = text[other.end : hit.start]
+        if other.marker.lang == "zh" and len(gap.strip()) <= 2:
+            return True
+        if other.marker.lang == "en" and len(gap) <= 12 and not re.search(r"[;；。，,.]", gap):
+            return True
+    return False
+
+
+def plain_quotable(text: str) -> tuple[bool, str]:
+    """The verifier's plain rule over an item's whole text: (quotable?, the words that decided).
+
+    Quotable only if some full-read marker stands un-negated and outside quotation marks, and no
+    marker of a lowering kind (partial, summary, snippet, vendor, limitation, unverified, do-not-quote,
+    hedge, relay) occurs anywhere in the item.
+    """
+    body = strip_urls(text)
+    hits = find(body)
+    lowering = next((h for h in hits if h.marker.kind in LOWERING_KINDS), None)
+    if lowering is not None:
+        return False, lowering.marker.text
+    for h in hits:
+        if h.marker.kind == "full" and not negated(body, h, hits) and not in_quotes(body, h.start):
+            return True, h.marker.text
+    return False, ""
+
+
+def plain_level(text: str) -> EvidenceLevel:
+    """The level the plain rule gives an item: ``verified`` when quotable, else the strictest level stated."""
+    ok, _ = plain_quotable(text)
+    if ok:
+        return EvidenceLevel.verified
+    body = strip_urls(text)
+    levels = [h.marker.level for h in find(body, LOWERING_KINDS)]
+    if any(h.marker.kind == "full" for h in find(body, frozenset({"full"}))) and not levels:
+        return EvidenceLevel.unverified  # a full read that is negated or quoted
+    return strictest(*levels) if levels else EvidenceLevel.unverified
+
+
+def line_level(line: str) -> EvidenceLevel | None:
+    """A level a single line's own words impose on its numbers: vendor, then snippet or an access
+    problem, then summary, then unverified / do-not-quote / relayed (None: the line states none)."""
+    hits = find(strip_urls(line))
+    kinds = {h.marker.kind for h in hits} | {"access" for h in hits if h.marker.access}
+    for want, level in (
+        ("vendor", EvidenceLevel.vendor),
+        ("snippet", EvidenceLevel.snippet),
+        ("access", EvidenceLevel.snippet),
+        ("summary", EvidenceLevel.summary),
+        ("unverified", EvidenceLevel.unverified),
+        ("noquote", EvidenceLevel.unverified),
+        ("relay", EvidenceLevel.unverified),
+    ):
+        if want in kinds:
+            return level
+    return None

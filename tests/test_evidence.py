@@ -1,0 +1,210 @@
+"""The graded evidence reading (e1prep.evidence) and the verifier's plain rule (e1prep.markers)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from e1prep import markers
+from e1prep.evidence import parse_legend, range_statements, read_item, read_remark
+from e1prep.loading import Material
+from e1prep.models import EvidenceLevel as L
+from e1prep.models import MaterialKind, MaterialStatus
+from e1prep.notes import split_note
+from e1prep.verify import MaterialFacts
+
+P = "inbox/x/2026-11-10-note.md"
+
+#: remark phrasings that must never leave an item ``verified``
+HEDGED = [
+    "核查：不确定是否读过原文",
+    "核查：原文已读？",
+    "核查：原文已读?",
+    "核查：待确认是否已核查原文",
+    "核查：未读原文",
+    "核查：没读完全文",
+    "核查：没有读完全文",
+    "核查：据转述，原文已读",
+    "核查：作者说「原文已读」",
+    "核查：同事说已核查原文",
+    "核查：好像读过原文",
+    "核查：已核查原文（正文被截断）",
+    "核查：已核查原文，但需登录才能看到后半部分",
+    "核查：已核查原文，数字为厂商自述",
+    "核查：已核查原文；仅搜索摘要",
+    "核查：打不开",
+    "核查：只看了摘要",
+    "核查：403",
+    "Check: not yet read the original",
+    "Check: could not read the whole post",
+    "Check: unclear whether I read the original",
+    "Check: read the whole post?",
+    'Check: the author says "read in full"',
+    "Check: according to Jay, verified original",
+    "Check: only saw the abstract",
+    "Check: read in full, but paywalled after the first section",
+    "Check: verified original (vendor-reported numbers)",
+    "Check: login wall",
+    "Check: something I cannot parse",
+    "核查：✅",
+]
+
+
+def _item(remark: str, extra: str = "") -> str:
+    return f"### Alpha 引擎\n- URL: https://example.com/alpha\n- {remark}\n- 吞吐提升 3 倍。\n{extra}"
+
+
+@pytest.mark.parametrize("remark", HEDGED)
+def test_no_hedged_remark_leaves_an_item_verified(remark: str) -> None:
+    [item] = split_note(P, _item(remark))
+    assert item.evidence is not L.verified, item.reading
+    assert not markers.plain_quotable(item.text)[0]
+
+
+@pytest.mark.parametrize(
+    ("remark", "level"),
+    [
+        ("核查：读完全文", L.verified),
+        ("核查：看了原文", L.verified),
+        ("Check: read the whole post", L.verified),
+        ("Check: verified original (full PDF read)", L.verified),
+        ("核查：打不开", L.snippet),
+        ("Check: only saw the abstract", L.summary),
+        ("核查：仅搜索摘要（未打开正文）", L.summary),
+        ("核查：搜索片段，需登录，未读正文", L.snippet),
+        ("部分核查：标题已核，正文被截断", L.partial),
+        ("核查：已核查原文（仓库本身没打开）", L.partial),
+        ("核查：厂商自述", L.vendor),
+        ("核查：不确定是否读过原文", L.unverified),
+        ("核查：作者说「原文已读」", L.unverified),
+    ],
+)
+def test_ordinary_phrasings(remark: str, level: L) -> None:
+    assert read_item(_item(remark)).level is level
+
+
+def test_most_restrictive_of_several_remarks_wins_whatever_the_order() -> None:
+    for a, b in (("核查：✅ 原文已读", "核查：仅搜索摘要"), ("核查：仅搜索摘要", "核查：✅ 原文已读")):
+        text = f"### Alpha\n- URL: https://example.com/a\n- {a}\n- {b}\n- 吞吐提升 3 倍。\n"
+        reading = read_item(text)
+        assert reading.level is L.summary
+        assert "仅搜索摘要" in reading.deciding
+
+
+def test_remark_not_understood_is_unverified_and_listed() -> None:
+    [item] = split_note(P, _item("核查：嗯，大体上 OK 吧"))
+    assert item.evidence is L.unverified
+    assert not item.reading.understood
+    assert item.remarks_not_understood == ["- 核查：嗯，大体上 OK 吧"]
+
+
+def test_deciding_words_are_recorded() -> None:
+    reading = read_item(_item("核查：已核查原文（正文被截断）"))
+    assert reading.level is L.partial
+    assert "正文被截断" in reading.deciding and reading.understood
+
+
+LEGEND_NOTE = """# 今日线索
+
+标记说明：✔ 全文读过 / ◑ 读了一部分 / ◯ 只有摘要 / ✘ 打不开
+
+| # | 标题 | URL | 核查 |
+|---|---|---|---|
+| 1 | Alpha 引擎 | https://example.com/alpha | ✔ |
+| 2 | Beta 缓存 | https://example.com/beta | ◑ |
+| 3 | Gamma 调度 | https://example.com/gamma | ◯ |
+| 4 | Delta 路由 | https://example.com/delta | ✘ |
+| 5 | Epsilon 编译 | https://example.com/eps | ◑ 标题已核，正文被截断 |
+"""
+
+
+def test_legend_is_parsed_in_any_symbols() -> None:
+    legend = parse_legend(["图例：🟢 = 全文读过，🟡 = 只看了摘要，🔴 = 打不开"])
+    assert {k: v.level for k, v in legend.items()} == {"🟢": L.verified, "🟡": L.summary, "🔴": L.snippet}
+    legend = parse_legend(["Legend: ★ read in full / ☆ abstract only"])
+    assert {k: v.level for k, v in legend.items()} == {"★": L.verified, "☆": L.summary}
+
+
+def test_legend_applies_to_items_symbols() -> None:
+    items = split_note(P, LEGEND_NOTE)
+    got = [i.reading.reader_level or i.reading.level for i in items]
+    assert got == [L.verified, L.partial, L.summary, L.snippet, L.partial]
+    # the verifier's plain rule knows no legend: a symbol is not a full-read statement
+    assert items[0].evidence is L.partial
+    assert items[4].access_blocked  # ◑ + truncated: partial, blocked
+
+
+def test_symbol_without_legend_is_not_understood() -> None:
+    [item] = split_note(P, _item("核查：✅"))
+    assert item.evidence is L.unverified and item.remarks_not_understood
+
+
+def test_range_statements_apply_to_the_items_they_name() -> None:
+    got = range_statements(["前两条读了原文，其余只看了摘要"], [1, 2, 3, 4])
+    assert {n: [s.level for s in v] for n, v in got.items()} == {
+        1: [L.verified],
+        2: [L.verified],
+        3: [L.summary],
+        4: [L.summary],
+    }
+    got = range_statements(["第 1、2 条读了原文；第 3–5 条打不开"], [1, 2, 3, 4, 5])
+    assert [got[n][0].level for n in (1, 2, 3, 4, 5)] == [L.verified] * 2 + [L.snippet] * 3
+
+
+def test_note_level_range_lowers_an_item() -> None:
+    note = (
+        "第 2 条只看了摘要。\n\n"
+        "## 1. Alpha\n- URL: https://example.com/a\n- 核查：已核查原文\n\n"
+        "## 2. Beta\n- URL: https://example.com/b\n- 核查：已核查原文\n"
+    )
+    a, b = split_note(P, note)
+    assert a.evidence is L.verified
+    assert b.evidence is L.summary
+
+
+def test_quoted_speech_is_not_the_writers_check() -> None:
+    st_ = read_remark("备注：作者说「原文已读」")
+    assert st_.level is L.unverified
+    assert markers.plain_quotable("### A\n- 作者在群里说「原文已读」\n")[0] is False
+
+
+def test_the_table_is_the_single_source_of_markers() -> None:
+    kinds = {m.kind for m in markers.markers()}
+    assert kinds == markers.ALL_KINDS
+    assert "已核查原文" in markers.texts("full")
+    assert "403" in markers.texts("limitation")
+
+
+# --- the verifier's plain rule: a property test -------------------------------------------------------
+
+VERIFIED_ITEM = (
+    "### Alpha 引擎开源\n- URL: https://example.com/alpha\n- 核查：已核查原文\n- 吞吐提升 3 倍，延迟 120 ms。\n"
+)
+LOWERING = sorted({m.text for m in markers.markers() if m.kind in markers.LOWERING_KINDS})
+
+
+def _facts(text: str) -> MaterialFacts:
+    m = Material(path=P, kind=MaterialKind.inbox_note, status=MaterialStatus.read, text=text, body=text, body_line=1)
+    return MaterialFacts.build(m)
+
+
+def test_the_verified_item_is_quotable_before_insertion() -> None:
+    facts = _facts(VERIFIED_ITEM)
+    assert facts.level_of("3 倍") is L.verified
+    assert facts.level_of("120 ms") is L.verified
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(phrase=st.sampled_from(LOWERING), where=st.integers(min_value=0, max_value=4), data=st.data())
+def test_any_hedge_or_limitation_anywhere_leaves_no_number_quotable(phrase: str, where: int, data) -> None:
+    lines = VERIFIED_ITEM.rstrip("\n").split("\n")
+    at = min(where, len(lines) - 1)
+    line = lines[at]
+    pos = data.draw(st.integers(min_value=0, max_value=len(line)))
+    lines[at] = f"{line[:pos]} {phrase} {line[pos:]}"
+    text = "\n".join(lines) + "\n"
+    facts = _facts(text)
+    for number in ("3 倍", "120 ms"):
+        level = facts.level_of(number)
+        assert level is None or not level.quotable, (phrase, text)
