@@ -130,8 +130,8 @@ def test_legend_applies_to_items_symbols() -> None:
     items = split_note(P, LEGEND_NOTE)
     got = [i.reading.reader_level or i.reading.level for i in items]
     assert got == [L.verified, L.partial, L.summary, L.snippet, L.partial]
-    # the verifier's plain rule knows no legend: a symbol is not a full-read statement
-    assert items[0].evidence is L.partial
+    # the verifier's plain rule reads a symbol as the words the note's legend defines it by, nothing more
+    assert items[0].evidence is L.verified
     assert items[4].access_blocked  # ◑ + truncated: partial, blocked
 
 

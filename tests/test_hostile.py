@@ -101,7 +101,7 @@ def test_draft_writes_only_out_and_json(make_kb: MakeKB, tmp_path: Path) -> None
         ("search summary only", EvidenceLevel.summary),
         ("login wall", EvidenceLevel.snippet),
         ("403", EvidenceLevel.snippet),
-        ("paywall", EvidenceLevel.snippet),
+        ("paywall", EvidenceLevel.partial),
     ],
 )
 def test_english_remarks_map_to_levels(remark: str, level: EvidenceLevel) -> None:

@@ -246,7 +246,10 @@ def test_object_level_is_re_derived_from_its_source_item_whoever_produced_it(ver
     # a key that no item of its sources names: nothing states a full read of it
     ghost = forged.model_copy(update={"key": "NoSuchEngine"})
     assert any(v.rule == "evidence-overstated" for v in verifier.check_object("increments[9]", ghost))
-    # the rules' own verified increment stays clean
+    # the rules' own increment, at the level its item states, stays clean
     aisim = next(i for i in brief.increments if i.key == "aisimulate")
-    assert aisim.evidence is EvidenceLevel.verified
+    assert aisim.evidence is EvidenceLevel.partial
     assert not [v for v in verifier.check_object("increments[1]", aisim) if v.rule == "evidence-overstated"]
+    # claiming more than the item states is caught
+    claimed = aisim.model_copy(update={"evidence": EvidenceLevel.verified})
+    assert any(v.rule == "evidence-overstated" for v in verifier.check_object("increments[1]", claimed))

@@ -303,6 +303,13 @@ def run_cli(args: argparse.Namespace) -> int:
     results = run(args.backend, golden_dir, args.cases)
     figures = overall(results)
     print(table(results, figures))
+    oracle = golden_dir.parent / "remarks" / "oracle.jsonl"
+    if args.backend == "rules" and oracle.is_file():  # the reader's evidence reading (any backend's facts)
+        from .remark_oracle import score as score_remarks
+
+        remarks = score_remarks(oracle)
+        figures.update(remarks.figures())
+        print(f"\nremark oracle ({oracle}):\n{remarks.table()}")
     report = {
         "backend": args.backend,
         "overall": figures,

@@ -38,11 +38,16 @@ REMARK_LINE = re.compile(
 _WEAK_LABELS = {"状态", "status", "可信度"}
 
 LEGEND_LINE = re.compile(
-    r"^\s*(?:[-*>]\s*)?(?:\*\*)?(?:标记说明|图例|符号说明|标记|符号|Legend|Key|Symbols)(?:\*\*)?\s*[:：]\s*(?P<rest>.*)$",
+    r"^\s*(?:[-*>]\s*)?(?:\*\*)?[^\s:：|]{0,4}?(?:标记说明|图例|符号说明|标注说明|标记|符号|等级|Legend|Key|Symbols)(?:\*\*)?"
+    r"\s*[:：]\s*(?P<rest>.*)$",
     re.I,
 )
-_SYMBOL = r"[^\w\s\u3400-\u9fff（）()【】\[\]「」:：,，;；/／|]"
-_LEGEND_ENTRY = re.compile(rf"^\s*(?P<sym>{_SYMBOL}{{1,4}})\s*[=:：＝-]?\s*(?P<desc>.+?)\s*$")
+#: characters that separate legend entries or stand in ordinary text; never part of a symbol
+_PLAIN = r"\w\s\u3400-\u9fff（）()【】「」『』:：,，;；/／|·・、=＝.。!！'\"`*_"
+#: a legend symbol: a run of sign characters, a checkbox (``[x]``), or a short code before ``=`` (``A=``, ``L1``)
+_SYMBOL_RUN = re.compile(rf"\[[^\]\n]{{0,2}}\]|[^{_PLAIN}]+")
+_CODE = re.compile(r"(?<![A-Za-z0-9])([A-Z]\d{0,2})(?=\s*[=:：＝]|\s+[^\sA-Za-z])")
+_SEPARATOR = re.compile(r"[/／|·・;；,，、]|\s")
 #: symbols that look like check marks: without a legend they are not understood
 _CHECK_SYMBOLS = re.compile(r"[✅✔✓☑✗✘❌❎◐◑◒◓◯○●◔◕⭕⚠🟢🟡🔴🟠]")
 
@@ -80,7 +85,7 @@ class Reading:
 
 
 def _norm_symbol(s: str) -> str:
-    return s.replace("\ufe0f", "").strip()
+    return s.replace("\ufe0f", "").replace("\u200d", "").strip()
 
 
 # --- one remark -----------------------------------------------------------------------------------
@@ -154,42 +159,90 @@ def _context(body: str, h: Hit) -> str:
 
 def _symbols(body: str, legend: dict[str, Statement]) -> list[Statement]:
     out = []
-    for sym, st in legend.items():
-        if sym and sym in _norm_symbol(body):
-            out.append(Statement(st.level, [f"{sym}（图例：{st.text}）"], st.understood, st.positive, st.blocked, sym))
+    for sym in legend_symbols(body, legend):
+        st = legend[sym]
+        out.append(Statement(st.level, [f"{sym}（图例：{st.text}）"], st.understood, st.positive, st.blocked, sym))
     return out
 
 
 # --- the note: legend and range statements ----------------------------------------------------------
 
 
-def parse_legend(lines: list[str]) -> dict[str, Statement]:
-    """A note's own legend: symbol → the statement its description makes."""
+def _legend_entries(rest: str) -> list[tuple[str, str]]:
+    """(symbol, description) pairs of a legend, split where a symbol stands after a separator.
+
+    Entries are found by shape, not by the separator: ``◐ 读了一半 / 正文截断`` is one entry, and
+    ``● full text read · ◐ partly read`` are two.
+    """
+    starts: list[tuple[int, int]] = []
+    for m in _SYMBOL_RUN.finditer(rest):
+        starts.append((m.start(), m.end()))
+    for m in _CODE.finditer(rest):
+        starts.append((m.start(1), m.end(1)))
+    starts.sort()
+    kept: list[tuple[int, int]] = []
+    for a, b in starts:
+        before = rest[:a].rstrip()
+        if a == 0 or not before or _SEPARATOR.fullmatch(rest[a - 1]) or before[-1] in "：:/／|·・;；,，、":
+            if not kept or a >= kept[-1][1]:
+                kept.append((a, b))
+    out = []
+    for n, (a, b) in enumerate(kept):
+        end = kept[n + 1][0] if n + 1 < len(kept) else len(rest)
+        desc = rest[b:end].strip().lstrip("=:：＝-–— ").rstrip(" /／|·・;；,，、")
+        if desc:
+            out.append((_norm_symbol(rest[a:b]), desc))
+    return out
+
+
+def parse_legend(lines: list[str], unlabelled: set[int] | None = None) -> dict[str, Statement]:
+    """A note's own legend: symbol → the statement its description makes.
+
+    A legend is a labelled line (``图例：``, ``Legend:``…) or, among the lines ``unlabelled`` allows
+    (those outside every item), any line made of two or more ``symbol description`` entries whose
+    descriptions state evidence levels.
+    """
     legend: dict[str, Statement] = {}
     for i, line in enumerate(lines):
         m = LEGEND_LINE.match(line)
-        if not m:
+        if m:
+            rest = m.group("rest").strip()
+        elif unlabelled is not None and i in unlabelled and not line.lstrip().startswith("|"):
+            rest = re.sub(r"^\s*(?:[-*>]\s*)?", "", line).strip()
+        else:
             continue
-        rest = m.group("rest").strip()
-        entries = re.split(r"\s*[/／|;；，,]\s*|\s{2,}", rest) if rest else []
-        if not rest:  # a legend heading followed by one symbol per bullet line
-            for follow in lines[i + 1 :]:
+        entries = _legend_entries(rest) if rest else []
+        if m and not rest:  # a legend heading followed by one symbol per bullet line
+            for follow in lines[i + 1 : i + 12]:
                 if not follow.strip():
                     break
-                entries.append(re.sub(r"^\s*[-*+]\s*", "", follow))
-        for entry in entries:
-            e = _LEGEND_ENTRY.match(entry.strip().strip("`*"))
-            if not e:
-                continue
-            sym = _norm_symbol(e.group("sym"))
-            if not sym or re.fullmatch(r"[-*+.]+", sym):
-                continue
-            st = read_remark(e.group("desc"))
-            st.text = e.group("desc")
+                entries += _legend_entries(re.sub(r"^\s*[-*+]\s*", "", follow))
+        found: dict[str, Statement] = {}
+        for sym, desc in entries:
+            st = read_remark(desc)
+            st.text = desc
             if not st.words:
                 st.understood = False
-            legend[sym] = st
+            found[sym] = st
+        if m or (len(found) >= 2 and sum(1 for st in found.values() if st.words) >= 2):
+            legend.update(found)
     return legend
+
+
+def legend_symbols(body: str, legend: dict[str, Statement]) -> list[str]:
+    """The legend's symbols that stand in ``body`` as whole symbols (``★`` is not read inside ``★★★``)."""
+    if not legend:
+        return []
+    norm = _norm_symbol(body)
+    runs = {_norm_symbol(m.group(0)) for m in _SYMBOL_RUN.finditer(norm)}
+    out = [sym for sym in legend if sym in runs]
+    for sym in legend:  # a code (``A``, ``L1``) counts at the remark's start or right after its label
+        if re.fullmatch(r"[A-Z]\d{0,2}", sym) and re.search(rf"(?:^|[:：])\s*{sym}(?![A-Za-z0-9])", norm.strip()):
+            out.append(sym)
+    if not out:  # a run of several known symbols written together (``✅⚠``)
+        for run in runs:
+            out += [sym for sym in legend if sym in run and sym not in out and len(run) > len(sym)]
+    return out
 
 
 _CN_NUM = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
@@ -265,10 +318,15 @@ class NoteContext:
     ranges: dict[int, list[Statement]] = field(default_factory=dict)
     legend_lines: set[int] = field(default_factory=set)
 
+    @property
+    def legend_words(self) -> dict[str, str]:
+        """Symbol → the words the note defines it by."""
+        return {sym: st.text for sym, st in self.legend.items()}
+
 
 def note_context(lines: list[str], outside: list[int], numbers: list[int]) -> NoteContext:
     """The legend of a note (any line) and the range statements on lines outside its items."""
-    legend = parse_legend(lines)
+    legend = parse_legend(lines, set(outside))
     legend_lines = {i for i, line in enumerate(lines) if LEGEND_LINE.match(line)}
     outer = [lines[i] for i in outside if i not in legend_lines and 0 <= i < len(lines)]
     return NoteContext(legend, range_statements(outer, numbers), legend_lines)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -131,11 +132,72 @@ def _by_text() -> dict[str, Marker]:
     return out
 
 
+@dataclass(frozen=True)
+class Pattern:
+    """A table row that names a shape of words rather than one phrase (``只看了…摘要``)."""
+
+    regex: re.Pattern[str]
+    kind: str
+    level: EvidenceLevel
+    lang: str
+    access: bool = False
+    explains: bool = False
+
+
+@cache
+def patterns() -> tuple[Pattern, ...]:
+    raw = resources.files("e1prep.data").joinpath("markers.toml").read_text(encoding="utf-8")
+    out = []
+    for row in tomllib.loads(raw).get("pattern", []):
+        if row["kind"] not in ALL_KINDS:
+            raise ValueError(f"markers.toml: unknown kind {row['kind']!r}")
+        for rx in row["regex"]:
+            out.append(
+                Pattern(
+                    re.compile(rx, re.I),
+                    row["kind"],
+                    EvidenceLevel(row["level"]),
+                    row["lang"],
+                    bool(row.get("access", False)),
+                    bool(row.get("explains", False)),
+                )
+            )
+    return tuple(out)
+
+
 def find(text: str, kinds: frozenset[str] = ALL_KINDS) -> list[Hit]:
-    """Non-overlapping marker occurrences in ``text``, left to right (the longest marker at a place)."""
+    """Non-overlapping marker occurrences in ``text``, left to right (the longest at a place).
+
+    Phrases and shapes (``[[pattern]]`` rows) both count; where two overlap the longer one stands.
+    """
     low = text.lower()
     table = _by_text()
-    return [Hit(m.start(), m.end(), table[m.group(0)]) for m in _regex(frozenset(kinds)).finditer(low)]
+    found = [Hit(m.start(), m.end(), table[m.group(0)]) for m in _regex(frozenset(kinds)).finditer(low)]
+    for p in patterns():
+        if p.kind not in kinds:
+            continue
+        for m in p.regex.finditer(low):
+            if m.end() > m.start():
+                found.append(Hit(m.start(), m.end(), Marker(m.group(0), p.kind, p.level, p.lang, p.access, p.explains)))
+    if len(found) < 2:
+        return found
+    found.sort(key=lambda h: (h.start, -(h.end - h.start)))
+    out: list[Hit] = []
+    for h in found:  # one sweep: of two overlapping hits the one that lowers stands, else the longer
+        if out and h.start < out[-1].end:
+            if _outranks(h, out[-1]):
+                out[-1] = h
+            continue
+        out.append(h)
+    return out
+
+
+def _outranks(new: Hit, old: Hit) -> bool:
+    """Of two overlapping hits, a lowering or negating one beats a positive one (``没读完全文``)."""
+    new_pos, old_pos = new.marker.kind in POSITIVE_KINDS, old.marker.kind in POSITIVE_KINDS
+    if new_pos != old_pos:
+        return old_pos
+    return new.end - new.start > old.end - old.start
 
 
 _URL = re.compile(r"https?://\S+|www\.\S+")
@@ -175,14 +237,28 @@ def negated(text: str, hit: Hit, hits: list[Hit]) -> bool:
     return False
 
 
-def plain_quotable(text: str) -> tuple[bool, str]:
+def expand_symbols(text: str, legend: Mapping[str, str] | None) -> str:
+    """The item's text with each symbol of its note's legend followed by the legend's words for it."""
+    if not legend:
+        return text
+    out = text.replace("\ufe0f", "")
+    for sym in sorted(legend, key=len, reverse=True):
+        if len(sym) > 1 or not sym.isalnum():
+            out = out.replace(sym, f" {legend[sym]} ")
+    return out
+
+
+def plain_quotable(text: str, legend: Mapping[str, str] | None = None) -> tuple[bool, str]:
     """The verifier's plain rule over an item's whole text: (quotable?, the words that decided).
+
+    The note's legend symbols are replaced by their legend words first (``✔`` → ``全文读过``), so a
+    symbol counts exactly as the words the note defines it by; nothing else of the reader is used.
 
     Quotable only if some full-read marker stands un-negated and outside quotation marks, and no
     marker of a lowering kind (partial, summary, snippet, vendor, limitation, unverified, do-not-quote,
     hedge, relay) occurs anywhere in the item.
     """
-    body = strip_urls(text)
+    body = strip_urls(expand_symbols(text, legend))
     hits = find(body)
     lowering = next((h for h in hits if h.marker.kind in LOWERING_KINDS), None)
     if lowering is not None:
@@ -193,12 +269,12 @@ def plain_quotable(text: str) -> tuple[bool, str]:
     return False, ""
 
 
-def plain_level(text: str) -> EvidenceLevel:
+def plain_level(text: str, legend: Mapping[str, str] | None = None) -> EvidenceLevel:
     """The level the plain rule gives an item: ``verified`` when quotable, else the strictest level stated."""
-    ok, _ = plain_quotable(text)
+    ok, _ = plain_quotable(text, legend)
     if ok:
         return EvidenceLevel.verified
-    body = strip_urls(text)
+    body = strip_urls(expand_symbols(text, legend))
     levels = [h.marker.level for h in find(body, LOWERING_KINDS)]
     if any(h.marker.kind == "full" for h in find(body, frozenset({"full"}))) and not levels:
         return EvidenceLevel.unverified  # a full read that is negated or quoted

@@ -49,6 +49,8 @@ class NoteItem:
     arxiv: list[str] = field(default_factory=list)
     #: the graded reading behind ``evidence``: deciding words, remarks read, remarks not understood
     reading: _ev.Reading = field(default_factory=_ev.Reading)
+    #: the note's legend, symbol → the note's own words for it (the verifier's plain rule reads these)
+    legend: dict[str, str] = field(default_factory=dict)
 
     @property
     def remarks_not_understood(self) -> list[str]:
@@ -95,7 +97,7 @@ def read_evidence(text: str, ctx: _ev.NoteContext | None = None, number: int | N
     """The graded reading of an item, capped by the verifier's plain rule (:func:`markers.plain_quotable`)."""
     reading = _ev.read_item(text, ctx, number)
     if reading.level is EvidenceLevel.verified:
-        ok, word = markers.plain_quotable(text)
+        ok, word = markers.plain_quotable(text, ctx.legend_words if ctx else None)
         if not ok:
             reading.reader_level = reading.level
             reading.level = EvidenceLevel.partial
@@ -355,6 +357,7 @@ def make_item(
         date=item_date(text),
         arxiv=arxiv_ids(text),
         reading=reading,
+        legend=ctx.legend_words if ctx else {},
     )
 
 

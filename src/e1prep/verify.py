@@ -77,7 +77,7 @@ class MaterialFacts:
             # a producer) gave the item, a line is quotable only if its item states an unhedged full
             # read and no limitation, hedge or relayed check anywhere (markers.plain_quotable)
             for item in note_items(material):
-                item_level = plain_level(item.text)
+                item_level = plain_level(item.text, item.legend)
                 facts.item_levels.append((item, item_level))
                 for offset, block in blocks(item.text):
                     level = line_level(block) or item_level
