@@ -335,24 +335,33 @@ def note_context(lines: list[str], outside: list[int], numbers: list[int]) -> No
 # --- one item -------------------------------------------------------------------------------------
 
 
-def read_item(text: str, ctx: NoteContext | None = None, number: int | None = None) -> Reading:
-    """The graded reading of one item's text (with its note's legend and range statements)."""
+def read_item(
+    text: str, ctx: NoteContext | None = None, number: int | None = None, check_cell: str | None = None
+) -> Reading:
+    """The graded reading of one item's text (with its note's legend and range statements).
+
+    ``check_cell`` is a table row's check column (its header said 核查 / Status / Check): it is the
+    item's remark, and the row's other cells can only lower it.
+    """
     ctx = ctx or NoteContext()
     lines = [ln for ln in text.split("\n") if not LEGEND_LINE.match(ln)]
     statements: list[Statement] = []
     reading = Reading()
     remark_lines = [(ln, m) for ln in lines if (m := REMARK_LINE.match(ln))]
+    if check_cell is not None and check_cell.strip():
+        remark_lines = [(f"核查：{check_cell.strip()}", None)]
+        lines = [ln.replace(check_cell, " ", 1) for ln in lines]
     if remark_lines:
         for ln, m in remark_lines:
             st = read_remark(ln, ctx.legend)
-            weak = m.group("label").lower() in _WEAK_LABELS
+            weak = m is not None and m.group("label").lower() in _WEAK_LABELS
             if not st.understood or (not st.words and not weak):
                 reading.not_understood.append(ln.strip())
                 statements.append(Statement(EvidenceLevel.unverified, [f"未能理解的核查说明「{ln.strip()[:40]}」"]))
             elif st.words:
                 statements.append(st)
                 reading.remarks.append(ln.strip())
-        body = [ln for ln in lines if not REMARK_LINE.match(ln)]
+        body = [ln for ln in lines if not REMARK_LINE.match(ln)] if check_cell is None else lines
     else:
         whole = "\n".join(lines)
         st = read_remark(whole, ctx.legend)

@@ -8,12 +8,19 @@ from dataclasses import dataclass, field
 from . import evidence as _ev
 from . import markers
 from .knowledge import arxiv_ids
+from .lexicon import lexicon
 from .loading import Material
 from .models import EvidenceLevel
 
 URL_RE = re.compile(r"https?://[^\s<>()\[\]（）【】\"'`，。；、|]+")
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
-_NUMBERED = re.compile(r"^(\d{1,3})[.)、]\s+(.+)$")
+#: a numbered item in any style: ``1.`` ``1)`` ``(1)`` ``①`` ``一、`` ``a.``, bare or in bold (``**3. Title**``)
+_NUMBERED = re.compile(
+    r"^(?:\*\*|__)?\s*(?:\(?\d{1,3}\)|\d{1,3}[.、]|[①-⑳]|[一二三四五六七八九十]{1,3}[、.]|（\d{1,3}）|[a-h][.)])"
+    r"(?:\*\*)?\s*(.+)$"
+)
+#: a paragraph whose title is a Markdown link: ``[Title](url)`` or ``**[Title](url)**`` at a line's start
+_LINK_TITLE = re.compile(r"^(?:\*\*)?\[([^\]]{2,200})\]\((https?://[^)\s]+)\)")
 _TABLE_ROW = re.compile(r"^\s*\|(.+)\|\s*$")
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _TOP_BULLET = re.compile(r"^[-*+]\s+(.+)$")
@@ -51,6 +58,8 @@ class NoteItem:
     reading: _ev.Reading = field(default_factory=_ev.Reading)
     #: the note's legend, symbol → the note's own words for it (the verifier's plain rule reads these)
     legend: dict[str, str] = field(default_factory=dict)
+    #: which layout recogniser produced the item (heading, numbered, table, bullet, link-paragraph, whole-note)
+    recogniser: str = "heading"
 
     @property
     def remarks_not_understood(self) -> list[str]:
@@ -93,9 +102,11 @@ def item_evidence(text: str, ctx: _ev.NoteContext | None = None) -> tuple[Eviden
     return reading.level, reading.remark, reading.blocked
 
 
-def read_evidence(text: str, ctx: _ev.NoteContext | None = None, number: int | None = None) -> _ev.Reading:
+def read_evidence(
+    text: str, ctx: _ev.NoteContext | None = None, number: int | None = None, check_cell: str | None = None
+) -> _ev.Reading:
     """The graded reading of an item, capped by the verifier's plain rule (:func:`markers.plain_quotable`)."""
-    reading = _ev.read_item(text, ctx, number)
+    reading = _ev.read_item(text, ctx, number, check_cell)
     if reading.level is EvidenceLevel.verified:
         ok, word = markers.plain_quotable(text, ctx.legend_words if ctx else None)
         if not ok:
@@ -172,9 +183,20 @@ class _Span:
     title: str
     start: int  # 0-based line index
     end: int  # exclusive
+    recogniser: str = "heading"
+    check: str | None = None  # a table row's check cell
+
+
+def _cells(row: str) -> list[str]:
+    """A table row's cells: split on unescaped pipes, ``<br>`` read as a line break."""
+    inner = row.strip()
+    inner = inner[1:] if inner.startswith("|") else inner
+    inner = inner[:-1] if inner.endswith("|") and not inner.endswith("\\|") else inner
+    return [re.sub(r"<br\s*/?>", " ", c).replace("\\|", "|").strip() for c in re.split(r"(?<!\\)\|", inner)]
 
 
 def _table_spans(lines: list[str]) -> tuple[list[_Span], list[list[str]]]:
+    """One item per table row; columns are read by what their header cells mean, in any order."""
     spans: list[_Span] = []
     rows: list[list[str]] = []
     header: list[str] | None = None
@@ -183,25 +205,25 @@ def _table_spans(lines: list[str]) -> tuple[list[_Span], list[list[str]]]:
         if not m:
             header = None
             continue
-        cells = [c.strip() for c in m.group(1).split("|")]
         if _TABLE_SEP.match(line):
             continue
+        cells = _cells(line)
         if header is None and i + 1 < len(lines) and _TABLE_SEP.match(lines[i + 1]):
             header = cells
             continue
-        title_col = _title_column(header or [], cells)
-        spans.append(_Span(cells[title_col] if title_col < len(cells) else cells[0], i, i + 1))
+        meanings = [lexicon().column_meaning(h) for h in header or []]
+        title_col = meanings.index("title") if "title" in meanings else _title_column(header or [], cells)
+        check_col = meanings.index("check") if "check" in meanings else None
+        title = cells[title_col] if title_col < len(cells) else cells[0]
+        check = cells[check_col] if check_col is not None and check_col < len(cells) else None
+        spans.append(_Span(title, i, i + 1, "table", check))
         rows.append(cells)
     return spans, rows
 
 
 def _title_column(header: list[str], cells: list[str]) -> int:
-    names = ("标题", "条目", "名称", "title", "item", "name", "项目", "说法", "repo", "论文", "材料")
-    for n, h in enumerate(header):
-        if any(x in h.lower() for x in names):
-            return n
     for n, cell in enumerate(cells):
-        if cell and not re.fullmatch(r"[#\d\s.]+", cell):
+        if cell and not re.fullmatch(r"[#\d\s.]+", cell) and not URL_RE.fullmatch(cell) and len(cell) > 3:
             return n
     return 0
 
@@ -230,7 +252,7 @@ def _heading_spans(lines: list[str]) -> list[_Span]:
     return spans
 
 
-def _list_spans(lines: list[str], rx: re.Pattern[str], need_url: bool) -> list[_Span]:
+def _list_spans(lines: list[str], rx: re.Pattern[str], need_url: bool, name: str = "list") -> list[_Span]:
     starts = [(i, m.group(m.lastindex or 1)) for i, line in enumerate(lines) if (m := rx.match(line))]
     spans = []
     for n, (i, title) in enumerate(starts):
@@ -242,7 +264,21 @@ def _list_spans(lines: list[str], rx: re.Pattern[str], need_url: bool) -> list[_
                 break
         if need_url and not URL_RE.search("\n".join(lines[i:end])):
             continue
-        spans.append(_Span(title, i, end))
+        spans.append(_Span(title, i, end, name))
+    return spans
+
+
+def _link_paragraph_spans(lines: list[str]) -> list[_Span]:
+    """Prose items: a paragraph that opens with a Markdown link is an item titled by the link's text."""
+    starts = [(i, m.group(1)) for i, line in enumerate(lines) if (m := _LINK_TITLE.match(line.strip()))]
+    spans = []
+    for n, (i, title) in enumerate(starts):
+        end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
+        for j in range(i + 1, end):
+            if _HEADING.match(lines[j]):
+                end = j
+                break
+        spans.append(_Span(title, i, end, "link-paragraph"))
     return spans
 
 
@@ -250,9 +286,10 @@ def _spans_of(lines: list[str]) -> list[_Span]:
     """The best single structure of a block of lines: the one whose items carry the most URLs."""
     candidates = [
         _refine(lines, _heading_spans(lines)),
-        _list_spans(lines, _NUMBERED, need_url=False),
+        _list_spans(lines, _NUMBERED, need_url=False, name="numbered"),
         _table_spans(lines)[0],
-        _list_spans(lines, _TOP_BULLET, need_url=True),
+        _list_spans(lines, _TOP_BULLET, need_url=True, name="bullet"),
+        _link_paragraph_spans(lines),
     ]
     best: list[_Span] = []
     best_score = -1
@@ -272,14 +309,18 @@ def _refine(lines: list[str], spans: list[_Span]) -> list[_Span]:
     for span in spans:
         inner = lines[span.start + 1 : span.end]
         sub: list[_Span] = []
-        for candidate in (_table_spans(inner)[0], _list_spans(inner, _NUMBERED, need_url=True)):
+        for candidate in (_table_spans(inner)[0], _list_spans(inner, _NUMBERED, need_url=True, name="numbered")):
             with_url = [s for s in candidate if URL_RE.search("\n".join(inner[s.start : s.end]))]
-            if len(with_url) >= 2:
+            # several items with URLs; or, under a topic heading with no URL of its own, bold-numbered items
+            bold = [s for s in with_url if inner[s.start].lstrip().startswith("**")]
+            if len(with_url) >= 2 or (bold and not URL_RE.search(lines[span.start])):
                 sub = with_url
                 break
         own_url = any(URL_RE.search(line) for line in lines[span.start : span.start + 1 + (sub[0].start if sub else 0)])
         if sub and not own_url:
-            out.extend(_Span(s.title, s.start + span.start + 1, s.end + span.start + 1) for s in sub)
+            out.extend(
+                _Span(s.title, s.start + span.start + 1, s.end + span.start + 1, s.recogniser, s.check) for s in sub
+            )
         elif own_url or URL_RE.search("\n".join(inner)) or re.match(r"^(?:\d{1,3}[.)、]|[①-⑳])", span.title):
             out.append(span)
     return out
@@ -291,7 +332,7 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     best = _spans_of(lines)
     if not best and body.strip():
         title = next((ln for ln in lines if ln.strip()), "")
-        best = [_Span(title.lstrip("# "), 0, len(lines))]
+        best = [_Span(title.lstrip("# "), 0, len(lines), "whole-note")]
     inside = {i for span in best for i in range(span.start, span.end)}
     texts = ["\n".join(lines[span.start : span.end]).strip("\n") for span in best]
     numbers = [_ev.item_number(t) or n for n, t in enumerate(texts, start=1)]
@@ -308,6 +349,8 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
                 first_line + span.end - 1,
                 ctx=ctx,
                 number=numbers[n - 1],
+                recogniser=span.recogniser,
+                check_cell=span.check,
             )
         )
     return items
@@ -340,8 +383,10 @@ def make_item(
     *,
     ctx: _ev.NoteContext | None = None,
     number: int | None = None,
+    recogniser: str = "heading",
+    check_cell: str | None = None,
 ) -> NoteItem:
-    reading = read_evidence(text, ctx, number)
+    reading = read_evidence(text, ctx, number, check_cell)
     urls = list(dict.fromkeys(u.rstrip(".,;:)") for u in URL_RE.findall(text)))
     return NoteItem(
         material=material,
@@ -358,6 +403,7 @@ def make_item(
         arxiv=arxiv_ids(text),
         reading=reading,
         legend=ctx.legend_words if ctx else {},
+        recogniser=recogniser,
     )
 
 

@@ -1,0 +1,52 @@
+"""How people write, as data: column meanings, field labels, outlets and generic words.
+
+One loader for ``data/writing.toml`` so that no phrase list of this kind lives in code.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    columns: dict[str, tuple[str, ...]]
+    labels: frozenset[str]
+    outlets: tuple[str, ...]
+    generic: frozenset[str]
+
+    def column_meaning(self, header: str) -> str | None:
+        """What a table header cell names (``Status`` → ``check``), or None."""
+        cell = header.strip().strip("*`").lower()
+        if not cell:
+            return None
+        for meaning in ("number", "url", "check", "title", "points"):
+            words = self.columns.get(meaning, ())
+            if cell in words or any(len(w) > 1 and w in cell for w in words):
+                return meaning
+        return None
+
+    def is_outlet(self, name: str) -> bool:
+        low = name.strip().lower()
+        return any(low == o.lower() for o in self.outlets)
+
+    def is_label(self, name: str) -> bool:
+        return name.strip().strip(":：").lower() in self.labels
+
+    def is_generic(self, name: str) -> bool:
+        return name.strip().lower() in self.generic
+
+
+@cache
+def lexicon() -> Lexicon:
+    raw = resources.files("e1prep.data").joinpath("writing.toml").read_text(encoding="utf-8")
+    data = tomllib.loads(raw)
+    return Lexicon(
+        columns={k: tuple(w.lower() for w in v) for k, v in data["columns"].items()},
+        labels=frozenset(w.lower() for w in data["labels"]["words"]),
+        outlets=tuple(sorted(data["outlets"]["names"], key=len, reverse=True)),
+        generic=frozenset(w.lower() for w in data["generic"]["words"]),
+    )
