@@ -126,7 +126,11 @@ def read_remark(text: str, legend: dict[str, Statement] | None = None) -> Statem
     for h in limits:
         words.append(h.marker.text)
         exclusive = h.marker.kind in ("summary", "snippet")
-        if pos_levels and not exclusive:
+        full_positive = any(p.marker.kind == "full" for p in positives) or any(
+            s.positive and s.level is EvidenceLevel.verified for s in symbol_statements
+        )
+        # a full read with a stated limitation is partial; a partial check keeps the limitation's own level
+        if full_positive and not exclusive:
             levels.append(EvidenceLevel.partial)
         elif h.marker.explains and explained:
             continue

@@ -5,6 +5,7 @@ One loader for ``data/writing.toml`` so that no phrase list of this kind lives i
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -17,6 +18,7 @@ class Lexicon:
     labels: frozenset[str]
     outlets: tuple[str, ...]
     generic: frozenset[str]
+    verdicts: dict[str, re.Pattern[str]]
 
     def column_meaning(self, header: str) -> str | None:
         """What a table header cell names (``Status`` → ``check``), or None."""
@@ -28,6 +30,11 @@ class Lexicon:
             if cell in words or any(len(w) > 1 and w in cell for w in words):
                 return meaning
         return None
+
+    def verdict(self, kind: str, text: str) -> str | None:
+        """The words by which a note gives its own verdict of ``kind`` on an item, if it does."""
+        m = self.verdicts[kind].search(text)
+        return m.group(0) if m else None
 
     def is_outlet(self, name: str) -> bool:
         low = name.strip().lower()
@@ -49,4 +56,5 @@ def lexicon() -> Lexicon:
         labels=frozenset(w.lower() for w in data["labels"]["words"]),
         outlets=tuple(sorted(data["outlets"]["names"], key=len, reverse=True)),
         generic=frozenset(w.lower() for w in data["generic"]["words"]),
+        verdicts={k: re.compile("|".join(v), re.I) for k, v in data["verdicts"].items()},
     )

@@ -116,19 +116,19 @@ def read_evidence(
     return reading
 
 
-#: the note's own word that an item is outside the topic, or only an index of other work
-OFF_TOPIC = re.compile(
-    r"无直接关系|无关|关系不大|关联弱|建议(?:直接)?丢弃|无直接关联|不是[^，。；\n]{0,8}主题|不在[^，。；\n]{0,8}层|"
-    r"off-topic|not related to|unrelated to",
-    re.I,
-)
-INDEX_ONLY = re.compile(r"curated list|awesome list|index only|an index|只是索引|资源汇总|索引性质", re.I)
-
-
 def off_topic(text: str) -> str | None:
     """The remark by which a note says an item is off its topic (``和推理引擎无关``), if any."""
-    m = OFF_TOPIC.search(text)
-    return m.group(0) if m else None
+    return lexicon().verdict("off_topic", text)
+
+
+def index_only(text: str) -> str | None:
+    """The words by which a card or note says it is only an index of other work."""
+    return lexicon().verdict("index_only", text)
+
+
+def said_known(text: str) -> str | None:
+    """The words by which a note says the living document already holds the item (``回看，非新增``)."""
+    return lexicon().verdict("known", text)
 
 
 _DATE_LINE = re.compile(
@@ -268,6 +268,27 @@ def _list_spans(lines: list[str], rx: re.Pattern[str], need_url: bool, name: str
     return spans
 
 
+_BARE_URL_LINE = re.compile(r"^\s*(?:[-*+]\s*)?(?:(?:URL|链接|Link)\s*[:：]\s*)?<?https?://\S+>?\s*$", re.I)
+
+
+def _titled_url_spans(lines: list[str]) -> list[_Span]:
+    """Items written as a title line (any leading mark: ``>>``, ``▶``, ``■``…) with a bare URL line under it."""
+    starts: list[tuple[int, str]] = []
+    for i, line in enumerate(lines):
+        if not line.strip() or _BARE_URL_LINE.match(line) or URL_RE.search(line):
+            continue
+        nxt = next((j for j in range(i + 1, min(i + 3, len(lines))) if lines[j].strip()), None)
+        if nxt is not None and _BARE_URL_LINE.match(lines[nxt]) and len(line.strip()) <= 160:
+            title = re.sub(r"^[\s>»▶►■□◆◇•·→※#*+-]+", "", line).strip()
+            if title:
+                starts.append((i, title))
+    spans = []
+    for n, (i, title) in enumerate(starts):
+        end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
+        spans.append(_Span(title, i, end, "titled-url"))
+    return spans
+
+
 def _link_paragraph_spans(lines: list[str]) -> list[_Span]:
     """Prose items: a paragraph that opens with a Markdown link is an item titled by the link's text."""
     starts = [(i, m.group(1)) for i, line in enumerate(lines) if (m := _LINK_TITLE.match(line.strip()))]
@@ -290,6 +311,7 @@ def _spans_of(lines: list[str]) -> list[_Span]:
         _table_spans(lines)[0],
         _list_spans(lines, _TOP_BULLET, need_url=True, name="bullet"),
         _link_paragraph_spans(lines),
+        _titled_url_spans(lines),
     ]
     best: list[_Span] = []
     best_score = -1

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .knowledge import KnowledgeDoc
+from .lexicon import lexicon
 from .loading import KB, Material, card_field_line, card_repo, card_section
 from .models import (
     DocHits,
@@ -27,7 +28,18 @@ from .models import (
     Refresh,
     SourceRef,
 )
-from .notes import INDEX_ONLY, NoteItem, blocks, github_repo, is_stale, item_names, line_evidence, note_items, off_topic
+from .notes import (
+    NoteItem,
+    blocks,
+    github_repo,
+    index_only,
+    is_stale,
+    item_names,
+    line_evidence,
+    note_items,
+    off_topic,
+    said_known,
+)
 from .numbers import parse_value, quantities
 from .producers import Production
 from .textindex import terms
@@ -36,6 +48,10 @@ log = logging.getLogger(__name__)
 
 #: items whose vocabulary barely overlaps the living document are off-topic for it
 MIN_TOPIC_OVERLAP = 0.12
+#: a product-like name: inner capitals or digits (``vLLM``, ``SGLang``, ``GB10``) or a hyphenated name (``llm-d``)
+_ENTITY = re.compile(
+    r"(?<![A-Za-z0-9])(?:[A-Za-z]+[A-Z0-9][A-Za-z0-9]*|[A-Za-z][A-Za-z0-9]*-[A-Za-z0-9-]*[A-Za-z0-9])(?![A-Za-z0-9])"
+)
 
 _POINT_LINE = re.compile(r"^\s*(?:[-*+]|\d{1,2}[.)、])\s+(.*\S)\s*$")
 _META_PREFIX = re.compile(
@@ -53,6 +69,8 @@ class SectionIndex:
     sections: list[tuple[str, Counter[str]]]
     idf: dict[str, float]
     vocabulary: frozenset[str]
+    #: product-like names the document uses (``vLLM``, ``SGLang``, ``GB10``, ``llm-d``), lowercased
+    entities: frozenset[str] = frozenset()
 
     @classmethod
     def build(cls, doc: KnowledgeDoc) -> SectionIndex:
@@ -64,7 +82,17 @@ class SectionIndex:
             df.update(bag.keys())
         n = max(len(sections), 1)
         idf = {t: math.log((n + 1) / (c + 0.5)) for t, c in df.items()}
-        return cls(sections, idf, frozenset(terms(doc.text)))
+        entities = frozenset(
+            m.group(0).lower() for m in _ENTITY.finditer(doc.text) if not lexicon().is_generic(m.group(0))
+        )
+        return cls(sections, idf, frozenset(terms(doc.text)), entities)
+
+    def names_entity(self, text: str) -> str | None:
+        """A product-like name of ``text`` that the document also uses (the item is about its subject matter)."""
+        for m in _ENTITY.finditer(text):
+            if m.group(0).lower() in self.entities:
+                return m.group(0)
+        return None
 
     def suggest(self, text: str) -> str | None:
         bag = terms(text)
@@ -160,7 +188,9 @@ class RulesProducer:
         strong = url_known or repo_hit is not None or anchored is not None
         key_hits = next((h.hits for h in hits if h.term == key), 0)
         low = item.evidence not in (EvidenceLevel.verified, EvidenceLevel.partial)
-        known = strong or (key_hits > 0 and not low)
+        # the note's own word that the document already holds it counts when the subject is named there
+        recheck = said_known(item.text) is not None and any(h.hits for h in hits)
+        known = strong or (key_hits > 0 and not low) or recheck
         excluded_reason = None
         if is_stale(item, kb.date):
             excluded_reason = f"内容日期 {item.date}，远早于批次日期（旧刊/旧内容），不作增量"
@@ -170,7 +200,7 @@ class RulesProducer:
             excluded_reason = f"{item.evidence.label}（{item.remark or '无核查说明'}），列为待核查线索，不作增量"
         elif remark := off_topic(item.text):
             excluded_reason = f"笔记自述与本主题无关（「{remark}」），不作增量"
-        elif index.overlap(item.text) < MIN_TOPIC_OVERLAP:
+        elif index.overlap(item.text) < MIN_TOPIC_OVERLAP and not index.names_entity(item.text):
             excluded_reason = "与活文档主题词几乎不重合，判为非本主题"
         if excluded_reason:
             out.excluded.append(
@@ -253,7 +283,7 @@ class RulesProducer:
         if any(h.hits for h in hits):
             return  # known: the count_refresh detector reports what moved
         summary = card_section(material.body, ("Summary", "简介", "Description")) or material.body.strip()[:200]
-        if INDEX_ONLY.search(material.body) or short.lower().startswith("awesome"):
+        if index_only(material.body) or short.lower().startswith("awesome"):
             out.excluded.append(
                 Excluded(
                     key=short,

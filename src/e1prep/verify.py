@@ -117,8 +117,11 @@ class MaterialFacts:
             return True
         return normalize(quote) in self.normalized
 
-    def level_of(self, number: str) -> EvidenceLevel | None:
-        """The strictest level among the lines where ``number`` stands (None: found nowhere)."""
+    def level_of(self, number: str, line: int | None = None) -> EvidenceLevel | None:
+        """The level of the cited line when ``number`` stands on it, else the strictest level among the
+        lines where it stands (None: found nowhere)."""
+        if line is not None and 0 < line <= len(self.lines) and occurs_in(number, self.lines[line - 1]):
+            return self.levels[line - 1] or self.level_of(number)
         candidates = self._candidates(number)
         if not candidates:
             return None
@@ -317,7 +320,7 @@ class Verifier:
                     reason="URL occurs in no material",
                 )
             )
-        actual = facts.level_of(cite.text)
+        actual = facts.level_of(cite.text, cite.source.line_start)
         if actual is not None and (cite.quotable or cite.evidence.quotable) and not actual.quotable:
             out.append(
                 Violation(
@@ -465,7 +468,11 @@ class Verifier:
                     continue
                 cores = set(tok.cores)
                 binding = [c for c in inc.numbers if cores <= set(number_cores(c.text))]
-                levels = [self.facts[c.source.path].level_of(c.text) for c in binding if c.source.path in self.facts]
+                levels = [
+                    self.facts[c.source.path].level_of(c.text, c.source.line_start)
+                    for c in binding
+                    if c.source.path in self.facts
+                ]
                 if (binding and all(c in bad for c in binding)) or any(
                     lvl is not None and not lvl.quotable and lvl is not EvidenceLevel.card for lvl in levels
                 ):
