@@ -187,9 +187,11 @@ def _legend_entries(rest: str) -> list[tuple[str, str]]:
     kept: list[tuple[int, int]] = []
     for a, b in starts:
         before = rest[:a].rstrip()
-        if a == 0 or not before or _SEPARATOR.fullmatch(rest[a - 1]) or before[-1] in "：:/／|·・;；,，、":
-            if not kept or a >= kept[-1][1]:
-                kept.append((a, b))
+        after_separator = (
+            a == 0 or not before or _SEPARATOR.fullmatch(rest[a - 1]) or before[-1] in "：:/／|·・;；,，、"
+        )
+        if after_separator and (not kept or a >= kept[-1][1]):
+            kept.append((a, b))
     out = []
     for n, (a, b) in enumerate(kept):
         end = kept[n + 1][0] if n + 1 < len(kept) else len(rest)
@@ -339,6 +341,38 @@ def note_context(lines: list[str], outside: list[int], numbers: list[int]) -> No
 # --- one item -------------------------------------------------------------------------------------
 
 
+def _remark_statements(
+    remark_lines: list[tuple[str, re.Match[str] | None]], ctx: NoteContext, reading: Reading
+) -> list[Statement]:
+    """One statement per remark line; a remark that is not understood counts as ``unverified`` and is listed."""
+    statements = []
+    for ln, m in remark_lines:
+        st = read_remark(ln, ctx.legend)
+        weak = m is not None and m.group("label").lower() in _WEAK_LABELS
+        if not st.understood or (not st.words and not weak):
+            reading.not_understood.append(ln.strip())
+            statements.append(Statement(EvidenceLevel.unverified, [f"未能理解的核查说明「{ln.strip()[:40]}」"]))
+        elif st.words:
+            statements.append(st)
+            reading.remarks.append(ln.strip())
+    return statements
+
+
+def _whole_text_statements(lines: list[str], ctx: NoteContext, reading: Reading) -> list[Statement]:
+    """An item with no remark line: its whole text is read as one remark."""
+    whole = "\n".join(lines)
+    st = read_remark(whole, ctx.legend)
+    if not st.words and not _CHECK_SYMBOLS.search(strip_urls(whole)):
+        return []  # no remark at all: nothing to understand
+    if not st.understood:
+        reading.not_understood.append(whole.strip()[:200])
+        return [Statement(EvidenceLevel.unverified, ["未能理解的核查符号"])]
+    if st.words:
+        reading.remarks.append(whole.strip()[:200])
+        return [st]
+    return []
+
+
 def read_item(
     text: str, ctx: NoteContext | None = None, number: int | None = None, check_cell: str | None = None
 ) -> Reading:
@@ -349,34 +383,16 @@ def read_item(
     """
     ctx = ctx or NoteContext()
     lines = [ln for ln in text.split("\n") if not LEGEND_LINE.match(ln)]
-    statements: list[Statement] = []
     reading = Reading()
-    remark_lines = [(ln, m) for ln in lines if (m := REMARK_LINE.match(ln))]
+    remark_lines: list[tuple[str, re.Match[str] | None]] = [(ln, m) for ln in lines if (m := REMARK_LINE.match(ln))]
     if check_cell is not None and check_cell.strip():
         remark_lines = [(f"核查：{check_cell.strip()}", None)]
         lines = [ln.replace(check_cell, " ", 1) for ln in lines]
     if remark_lines:
-        for ln, m in remark_lines:
-            st = read_remark(ln, ctx.legend)
-            weak = m is not None and m.group("label").lower() in _WEAK_LABELS
-            if not st.understood or (not st.words and not weak):
-                reading.not_understood.append(ln.strip())
-                statements.append(Statement(EvidenceLevel.unverified, [f"未能理解的核查说明「{ln.strip()[:40]}」"]))
-            elif st.words:
-                statements.append(st)
-                reading.remarks.append(ln.strip())
+        statements = _remark_statements(remark_lines, ctx, reading)
         body = [ln for ln in lines if not REMARK_LINE.match(ln)] if check_cell is None else lines
     else:
-        whole = "\n".join(lines)
-        st = read_remark(whole, ctx.legend)
-        if not st.words and not _CHECK_SYMBOLS.search(strip_urls(whole)):
-            st.understood = True  # no remark at all: nothing to understand
-        if not st.understood:
-            reading.not_understood.append(whole.strip()[:200])
-            statements.append(Statement(EvidenceLevel.unverified, ["未能理解的核查符号"]))
-        elif st.words:
-            statements.append(st)
-            reading.remarks.append(whole.strip()[:200])
+        statements = _whole_text_statements(lines, ctx, reading)
         body = []
     if number is not None:
         statements += ctx.ranges.get(number, [])

@@ -19,6 +19,8 @@ class Lexicon:
     outlets: tuple[str, ...]
     generic: frozenset[str]
     verdicts: dict[str, re.Pattern[str]]
+    #: canonical card field → the names people use for it
+    card_fields: dict[str, tuple[str, ...]]
 
     def column_meaning(self, header: str) -> str | None:
         """What a table header cell names (``Status`` → ``check``), or None."""
@@ -57,4 +59,5 @@ def lexicon() -> Lexicon:
         outlets=tuple(sorted(data["outlets"]["names"], key=len, reverse=True)),
         generic=frozenset(w.lower() for w in data["generic"]["words"]),
         verdicts={k: re.compile("|".join(v), re.I) for k, v in data["verdicts"].items()},
+        card_fields={k: tuple(n.lower() for n in v) for k, v in data["card_fields"].items()},
     )

@@ -293,10 +293,68 @@ def bullet_metadata(body: str, fields: tuple[str, ...]) -> dict[str, Any]:
     return out
 
 
+_TABLE_CELLS = re.compile(r"^\s*\|(.+)\|\s*$")
+
+
+def table_metadata(body: str, fields: tuple[str, ...]) -> dict[str, Any]:
+    """Card metadata written as a table: ``| field | value |`` rows, or one header row of field names."""
+    rows = [
+        [c.strip().strip("`*") for c in m.group(1).split("|")]
+        for m in map(_TABLE_CELLS.match, body.split("\n")[:80])
+        if m
+    ]
+    rows = [r for r in rows if not all(re.fullmatch(r":?-{2,}:?", c) for c in r if c)]
+    known = {f.lower() for f in fields} | {n for names in _field_names().values() for n in names}
+    out: dict[str, Any] = {}
+    for r in rows:  # vertical: field | value
+        if len(r) >= 2 and r[0].lower() in known:
+            out[r[0].lower()] = _scalar(r[1].strip('"'))
+    if not out and len(rows) >= 2:  # horizontal: a header of field names over one row of values
+        header = [c.lower() for c in rows[0]]
+        if sum(1 for h in header if h in known) >= 2:
+            out = {h: _scalar(v.strip('"')) for h, v in zip(header, rows[1], strict=False) if h in known}
+    return out
+
+
+def _field_names() -> dict[str, tuple[str, ...]]:
+    from .lexicon import lexicon
+
+    return lexicon().card_fields
+
+
+def _canonical_fields(front: dict[str, Any]) -> dict[str, Any]:
+    """Fields under their canonical names (``stars_delta`` → ``stars_weekly``), counts as integers."""
+    out = dict(front)
+    for canonical, names in _field_names().items():
+        if canonical in out:
+            continue
+        for name in names:
+            if name in out:
+                out[canonical] = out[name]
+                break
+    for key in ("stars", "stars_weekly", "citations"):
+        value = out.get(key)
+        if isinstance(value, str) and re.fullmatch(r"\s*[+]?\d[\d,]*\s*", value):
+            out[key] = int(value.replace(",", "").replace("+", ""))
+    return out
+
+
 def card_section(body: str, names: tuple[str, ...]) -> str:
-    """The text under a card's first heading named like one of ``names`` (``## Summary``, ``## 简介``)."""
+    """The text a card gives under a label named like one of ``names``: a heading (``## Summary``,
+    setext ``Summary\\n---``) or a bold label (``**Summary:** …``, ``**简介** — …``)."""
     for name in names:
-        m = re.search(rf"^#+\s*{re.escape(name)}\b.*?$\n(.*?)(?=^#+\s|\Z)", body, re.M | re.S | re.I)
+        n = re.escape(name)
+        m = re.search(rf"^#+\s*{n}\b.*?$\n(.*?)(?=^#+\s|\Z)", body, re.M | re.S | re.I)
+        if m and m.group(1).strip():
+            return m.group(1).strip()
+        m = re.search(rf"^{n}\s*$\n[-=]{{3,}}\s*$\n(.*?)(?=^.+\n[-=]{{3,}}\s*$|^#+\s|\Z)", body, re.M | re.S | re.I)
+        if m and m.group(1).strip():
+            return m.group(1).strip()
+        m = re.search(
+            rf"^\s*\*\*{n}\s*[:：]?\s*\*\*\s*[:：—–-]*\s*(.*?)(?=^\s*\*\*[^*\n]{{1,30}}\*\*|^#+\s|\Z)",
+            body,
+            re.M | re.S | re.I,
+        )
         if m and m.group(1).strip():
             return m.group(1).strip()
     return ""
@@ -313,7 +371,9 @@ def card_repo(card: Material) -> str:
 def card_field_line(card: Material, field: str) -> tuple[int | None, str]:
     """(1-based line, its text) where a card states ``field``, in front matter or as a bullet."""
     for n, line in enumerate(card.lines, start=1):
-        if re.match(rf"^\s*-?\s*{re.escape(field)}\s*:", line):
+        if re.match(rf"^\s*-?\s*{re.escape(field)}\s*:", line) or re.match(
+            rf"^\s*\|\s*`?{re.escape(field)}`?\s*\|", line
+        ):
             return n, line.strip()
     return None, ""
 
@@ -376,11 +436,16 @@ def _check_card_fields(material: Material) -> None:
         return
     if not material.front:
         bullets = bullet_metadata(material.body, fields)
+        table = table_metadata(material.body, fields)
         if bullets:
             material.front = bullets
             material.warnings.append("card has no front matter; metadata read from '- key: value' bullets")
+        elif table:
+            material.front = table
+            material.warnings.append("card has no front matter; metadata read from a field table")
         else:
             material.warnings.append("card has no front matter")
+    material.front = _canonical_fields(material.front)
     missing = [f for f in fields if f not in material.front]
     if missing and material.front:
         material.warnings.append("card front matter lacks " + ", ".join(missing))

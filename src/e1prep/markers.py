@@ -193,10 +193,15 @@ def find(text: str, kinds: frozenset[str] = ALL_KINDS) -> list[Hit]:
 
 
 def _outranks(new: Hit, old: Hit) -> bool:
-    """Of two overlapping hits, a lowering or negating one beats a positive one (``没读完全文``)."""
+    """Of two overlapping hits, a lowering or negating one beats a positive one (``没读完全文``), and
+    of two alike the more restrictive level, then the longer."""
     new_pos, old_pos = new.marker.kind in POSITIVE_KINDS, old.marker.kind in POSITIVE_KINDS
     if new_pos != old_pos:
         return old_pos
+    if (new.marker.kind == "negation") != (old.marker.kind == "negation"):
+        return old.marker.kind == "negation"  # a stated limitation says more than a bare negator
+    if new.marker.level is not old.marker.level:  # the more restrictive reading stands
+        return RANK[new.marker.level] < RANK[old.marker.level]
     return new.end - new.start > old.end - old.start
 
 

@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from . import markers, subjects
 from .knowledge import KnowledgeDoc
 from .lexicon import lexicon
 from .loading import KB, Material, card_field_line, card_repo, card_section
@@ -34,7 +35,6 @@ from .notes import (
     github_repo,
     index_only,
     is_stale,
-    item_names,
     line_evidence,
     note_items,
     off_topic,
@@ -48,6 +48,8 @@ log = logging.getLogger(__name__)
 
 #: items whose vocabulary barely overlaps the living document are off-topic for it
 MIN_TOPIC_OVERLAP = 0.12
+#: candidates within this score of the best one are comparable subjects
+SUBJECT_MARGIN = 2.5
 #: a product-like name: inner capitals or digits (``vLLM``, ``SGLang``, ``GB10``) or a hyphenated name (``llm-d``)
 _ENTITY = re.compile(
     r"(?<![A-Za-z0-9])(?:[A-Za-z]+[A-Z0-9][A-Za-z0-9]*|[A-Za-z][A-Za-z0-9]*-[A-Za-z0-9-]*[A-Za-z0-9])(?![A-Za-z0-9])"
@@ -129,14 +131,16 @@ def cite_numbers(
     return out
 
 
-def choose_key(names: list[str], doc: KnowledgeDoc, asides: Sequence[str] = ()) -> tuple[str, list[DocHits]]:
+def choose_key(
+    names: list[str], doc: KnowledgeDoc, asides: Sequence[str] = (), comparable: int | None = None
+) -> tuple[str, list[DocHits]]:
     """The item's key: its first name with zero hits in the document (what is new about it).
 
     When every name is known, the first name, or a known, more specific form of it named in the
     title's parentheses (``vLLM-昆仑芯（vLLM-Kunlun）`` → ``vLLM-Kunlun``).
     """
     hits = [doc.search(n) for n in names]
-    for name, h in zip(names, hits, strict=True):
+    for name, h in list(zip(names, hits, strict=True))[: comparable or len(names)]:
         if h.hits == 0 and not re.fullmatch(r"[\u4e00-\u9fff]{1,3}", name):
             return name, hits
     if not names:
@@ -175,10 +179,27 @@ class RulesProducer:
     def _note_item(
         self, kb: KB, material: Material, item: NoteItem, doc: KnowledgeDoc, index: SectionIndex, out: Production
     ) -> None:
-        names = _title_names(item) or item_names(item)
+        ranked = subjects.candidates(item.title, item.text, item.urls)
+        # a new subject among the comparable best candidates (``DeepSeek DeepInfer``: the product, not the
+        # vendor the document knows); a far weaker candidate is never the key just because it is unknown
+        names = [c.name for c in ranked if c.score >= ranked[0].score - SUBJECT_MARGIN] if ranked else []
+        names += [c.name for c in ranked if c.name not in names]
         if not names:
             names = [item.title[:30] or f"{material.path}#{item.index}"]
-        key, hits = choose_key(names, doc, _aside_names(item))
+        key, hits = choose_key(
+            names,
+            doc,
+            _aside_names(item),
+            comparable=max(1, len([c for c in ranked if c.score >= ranked[0].score - SUBJECT_MARGIN])) if ranked else 1,
+        )
+        if not any(h.term == key and h.hits for h in hits):
+            # the same subject written in another script in the title's parentheses (``vLLM-昆仑芯（vLLM-Kunlun）``)
+            lead = re.split(r"[-\s]", key)[0].lower()
+            for aside in _aside_names(item):
+                found = doc.search(aside)
+                if found.hits and len(lead) >= 3 and aside.lower().startswith(lead):
+                    key, hits = aside, [found, *hits]
+                    break
         # strong identity: the same URL, the same GitHub repository, or an arXiv id the document anchors
         url_known = bool(item.url and item.url in doc.text)
         repo_hit = next((h for h in hits if "/" not in h.term and h.term in _repo_names(item) and h.hits), None)
@@ -283,6 +304,21 @@ class RulesProducer:
         if any(h.hits for h in hits):
             return  # known: the count_refresh detector reports what moved
         summary = card_section(material.body, ("Summary", "简介", "Description")) or material.body.strip()[:200]
+        about = (
+            " ".join(t for t in (card_section(material.body, (h,)) for h in ("Summary", "简介", "Description")) if t)
+            or material.body
+        )
+        if index.overlap(about) < MIN_TOPIC_OVERLAP and not index.names_entity(about):
+            out.excluded.append(
+                Excluded(
+                    key=short,
+                    sources=[material.path],
+                    evidence=EvidenceLevel.card,
+                    reason="卡片内容与活文档主题词几乎不重合，判为非本主题，不作增量",
+                    url=str(material.front.get("url") or "") or None,
+                )
+            )
+            return
         if index_only(material.body) or short.lower().startswith("awesome"):
             out.excluded.append(
                 Excluded(
@@ -311,6 +347,10 @@ class RulesProducer:
         if point_numbers:
             boundary.append(f"{points[0]}（仓库自述，数字不可引用）")
             numbers += point_numbers
+            points = []
+        elif points and markers.find(points[0], markers.LOWERING_KINDS):
+            # the card says part of its own summary is a claim (``the author's own claim``): not a finding
+            boundary.append(f"{points[0]}（仓库自述，未经核实）")
             points = []
         out.increments.append(
             Increment(

@@ -1,0 +1,164 @@
+"""An item's subject: the name it is about, scored from its title, spans, URLs and repository.
+
+A note's title carries more than its subject: an outlet (``NVIDIA Technical Blog：``), a field
+label (``URL``, ``来源``), an id prefix (``arXiv``), an announcement verb, a tagline. Candidates
+are scored so that product-like names (versions, hyphens, inner capitals, ``owner/repo``), bold or
+code spans and names the URL agrees with rank first, and words the lexicon lists as outlets,
+labels or generic words never stand as a subject at all.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import urlparse
+
+from .lexicon import lexicon
+
+_CJK = "\u3400-\u9fff"
+#: a name: Latin words joined by ``-_./+``, a CJK tail after a hyphen (``vLLM-昆仑芯``), an issue number
+_NAME = re.compile(rf"@?[A-Za-z][A-Za-z0-9_+]*(?:[-./][A-Za-z0-9_+]+|-[{_CJK}]+)*(?:\s?#\d{{1,7}})?")
+#: several capitalised words in a row are one name (``Session-Aware Agentic Inference``)
+_PHRASE = re.compile(
+    r"[A-Z][A-Za-z0-9\-]*(?:\s+(?:[A-Z][A-Za-z0-9\-]*|of|for|in|on|the|from|with|and|to|at|a|an|by|via))*\s+[A-Z][A-Za-z0-9\-]*"
+)
+_SPAN = re.compile(r"\*\*([^*\n]{2,80})\*\*|`([^`\n]{2,60})`")
+_VERSION_TAIL = re.compile(r"(?:\s+v?|\s*\bv)\d+(?:\.\d+)+\S*$")
+_SEGMENT = re.compile(r"\s*(?:[：:|｜]|\s[—–-]{1,2}\s|——)\s*")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A name an item may be about, with its score and where it came from."""
+
+    name: str
+    score: float
+    origin: str
+
+
+def _product_like(name: str) -> bool:
+    """A name shaped like a product: inner capitals after a lowercase letter (``vLLM``, ``DeepInfer``),
+    digits, or joined parts (``llm-d``, ``owner/repo``); an all-capitals acronym (``NVIDIA``) is not."""
+    if " " in name.strip() or name.startswith("@"):
+        return False
+    core = name.strip()
+    joined = bool(re.search(r"[/+#_]|-[A-Za-z0-9](?![A-Za-z0-9])|-[A-Z0-9]|[A-Za-z0-9]-[A-Z]", core))
+    return bool(re.search(r"[a-z][A-Z]|[0-9]", core) or joined or re.search(r"-[\u3400-\u9fff]", core))
+
+
+def _junk(name: str) -> bool:
+    lex = lexicon()
+    words = name.lower().split()
+    low = name.strip().lower()
+    return (
+        len(low) < 2
+        or lex.is_outlet(name)
+        or lex.is_label(name)
+        or all(lex.is_generic(w) or lex.is_label(w) for w in words)
+        or bool(re.fullmatch(r"v?\d+(?:\.\d+)*", low))
+        or low in ("arxiv", "https", "http", "www")
+        or name.startswith("@")  # an author's handle: who wrote it, not what it is about
+    )
+
+
+def strip_outlet(title: str) -> tuple[str, list[str]]:
+    """The title without outlet labels at its start or end, and the asides in parentheses."""
+    asides = re.findall(r"[（(]([^）)]*)[）)]", title)
+    core = re.sub(r"[（(][^）)]*[）)]", " ", title)
+    segments = [s for s in _SEGMENT.split(core) if s.strip()]
+    kept = [
+        s
+        for s in segments
+        if not lexicon().is_outlet(s.strip()) and not lexicon().is_label(s.strip()) and not s.strip().startswith("@")
+    ]
+    return (" — ".join(kept) if kept else core).strip(), asides
+
+
+class _Board:
+    """Candidates collected from the parts of an item, each scored once (the best score stands)."""
+
+    def __init__(self, slugs: set[str]) -> None:
+        self.slugs = slugs
+        self.scored: dict[str, Candidate] = {}
+
+    def add(self, name: str, score: float, origin: str) -> None:
+        name = _VERSION_TAIL.sub("", name.strip(" .,;:：，。-—/")) if not re.search(r"#\d", name) else name.strip()
+        if _junk(name):
+            return
+        if _product_like(name):
+            score += 3
+        elif origin == "title" and name[:1].islower():
+            score -= 2  # an ordinary word of the title's sentence
+        elif origin == "title":
+            score += 0.5
+        if name.lower().replace(" ", "-") in self.slugs or name.lower() in self.slugs:
+            score += 1.5
+        old = self.scored.get(name.lower())
+        if old is None or old.score < score:
+            self.scored[name.lower()] = Candidate(name, score, origin)
+
+    def title(self, segments: list[str]) -> None:
+        """The title's head segment weighs most; its first name more than the later ones."""
+        for n, segment in enumerate(segments):
+            weight = 2.0 if n == 0 else 0.0
+            for m in _PHRASE.finditer(segment):
+                if not lexicon().is_outlet(m.group(0)):
+                    self.add(m.group(0), weight + 1.0 + (1.0 if m.start() == 0 else 0.0), "title-phrase")
+            for k, m in enumerate(_NAME.finditer(segment)):
+                score = weight + (1.5 if k == 0 else -0.2 * k)
+                if re.fullmatch(r"[\w.\-]+/[\w.\-]+", m.group(0)):  # owner/repo: the repository is the subject
+                    self.add(m.group(0).rsplit("/", 1)[1], score + 3.5, "repo")
+                self.add(m.group(0), score, "title")
+
+    def spans(self, title: str, first_line: str) -> None:
+        """Bold or code spans inside the title (not the whole title set in bold)."""
+        plain_title = re.sub(r"[*`]", "", title).strip()
+        for a, b in _SPAN.findall(first_line + "\n" + title):
+            span = (a or b).strip()
+            if len(span) < 0.8 * len(plain_title):
+                self.add(span, 2.0, "span")
+
+    def urls(self, urls: tuple[str, ...] | list[str]) -> None:
+        for owner, repo, number in _repos(urls):
+            if number:  # an issue or pull request is its own subject: ``vllm#61007``
+                self.add(f"{repo}#{number}", 4.0, "issue")
+            self.add(f"{owner}/{repo}", 1.0, "repo")
+            self.add(repo, 2.5, "repo")
+
+
+def candidates(title: str, text: str = "", urls: tuple[str, ...] | list[str] = ()) -> list[Candidate]:
+    """Candidate subjects of an item, best first."""
+    head, asides = strip_outlet(re.sub(r"\[([^\]]+)\]\([^)]+\)", r"\1", title))
+    board = _Board(_url_words(urls))
+    board.title([s for s in _SEGMENT.split(head) if s.strip()] or [head])
+    board.spans(title, text.split("\n", 1)[0])
+    for aside in asides:
+        for m in _NAME.finditer(aside):
+            board.add(m.group(0), -1.0, "aside")
+    board.urls(urls)
+    if not board.scored:  # a title in Chinese only: its head run of characters
+        cjk = re.match(r"\s*([^\s，。：:、（(—-]{2,16})", head)
+        if cjk and not _junk(cjk.group(1)):
+            board.scored[cjk.group(1)] = Candidate(cjk.group(1), 0.0, "title-cjk")
+    return sorted(board.scored.values(), key=lambda c: -c.score)
+
+
+def _repos(urls: tuple[str, ...] | list[str]) -> list[tuple[str, str, str | None]]:
+    """(owner, repository, issue or pull-request number) of each GitHub URL."""
+    out = []
+    for url in urls:
+        m = re.match(r"https?://(?:www\.)?github\.com/([\w.\-]+)/([\w.\-]+)(?:/(?:issues|pull)/(\d+))?", url)
+        if m:
+            out.append((m.group(1), m.group(2).removesuffix(".git"), m.group(3)))
+    return out
+
+
+def _url_words(urls: tuple[str, ...] | list[str]) -> set[str]:
+    words: set[str] = set()
+    for url in urls:
+        path = urlparse(url).path.lower()
+        for part in re.split(r"[/_.]", path):
+            if part:
+                words.add(part)
+                words.update(part.split("-"))
+    return words
