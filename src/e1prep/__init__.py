@@ -1,7 +1,6 @@
 """e1prep: draft E1 pre-digestion briefs from a research knowledge base, and verify their numbers."""
 
-__version__ = "0.1.0"
-
+from ._version import __version__
 from .errors import E1PrepError, InputError, ManifestError
 from .models import Anchor, Brief, Contradiction, EvidenceLevel, Increment, Refresh
 from .pipeline import draft_brief

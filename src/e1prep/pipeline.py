@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol, Self, TypeVar
 
-from . import __version__
+from ._version import __version__
 from .checks import detect_all
 from .errors import InputError
 from .knowledge import KnowledgeDoc, arxiv_ids, parse_knowledge

@@ -10,6 +10,7 @@ from typing import Any
 import jsonschema
 from pydantic import BaseModel
 
+from ._resources import package_dir
 from .errors import InputError
 from .golden import GoldenCase
 from .models import Brief
@@ -21,8 +22,8 @@ SCHEMAS: dict[str, type[BaseModel]] = {
 
 
 def schema_dir() -> Path:
-    """``schemas/`` at the project root (the published copies live in the repository)."""
-    return Path(__file__).resolve().parents[2] / "schemas"
+    """The published schemas, shipped inside the package (``e1prep/schemas/``; ``schemas/`` links there)."""
+    return package_dir("schemas")
 
 
 def generate(name: str) -> dict[str, Any]:
@@ -36,8 +37,8 @@ def dumps(schema: dict[str, Any]) -> str:
     return json.dumps(schema, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
 
 
-def write_all(folder: Path | None = None) -> list[Path]:
-    folder = folder or schema_dir()
+def write_all(folder: Path) -> list[Path]:
+    """Write every schema into ``folder`` (in a checkout: ``src/e1prep/schemas``); never a default target."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name in SCHEMAS:
@@ -48,7 +49,7 @@ def write_all(folder: Path | None = None) -> list[Path]:
 
 
 def drift(folder: Path | None = None) -> list[str]:
-    """Names of published schemas that differ from what the models generate now."""
+    """Names of published schemas that differ from what the models generate now (default: the packaged ones)."""
     folder = folder or schema_dir()
     stale = []
     for name in SCHEMAS:
