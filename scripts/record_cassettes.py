@@ -98,8 +98,19 @@ def served_models(base_url: str, timeout: float = 5.0) -> list[str]:
 def start_server(gguf: Path, port: int, log_path: Path) -> subprocess.Popen[bytes]:
     """Start ``python -m llama_cpp.server`` on 127.0.0.1 only; the model id is the GGUF file's stem."""
     cmd = [
-        sys.executable, "-m", "llama_cpp.server", "--model", str(gguf), "--model_alias", gguf.stem,
-        "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "4096",
+        sys.executable,
+        "-m",
+        "llama_cpp.server",
+        "--model",
+        str(gguf),
+        "--model_alias",
+        gguf.stem,
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--n_ctx",
+        "4096",
     ]
     log.info("starting: %s", " ".join(cmd))
     with log_path.open("wb") as out:
@@ -163,10 +174,16 @@ def record_case(case: Path, settings: LLMSettings, server: str) -> dict[str, obj
     started = time.monotonic()
     with cassettes.replay(path, record=True) as cassette:
         production = LLMProducer(settings, use_cache=False).produce(kb, doc)
-        cassette.get_metadata("e1prep", {
-            "case": case.name, "prompt": prompt.label, "model": production.model, "server": server,
-            "libraries": cassettes.library_versions(),
-        })
+        cassette.get_metadata(
+            "e1prep",
+            {
+                "case": case.name,
+                "prompt": prompt.label,
+                "model": production.model,
+                "server": server,
+                "libraries": cassettes.library_versions(),
+            },
+        )
         interactions = len(cassette)
     seconds = round(time.monotonic() - started, 1)
     entry: dict[str, object] = {
@@ -199,8 +216,14 @@ def record_case(case: Path, settings: LLMSettings, server: str) -> dict[str, obj
     key = settings.api_key
     if key and key in path.read_text(encoding="utf-8"):
         raise SystemExit(f"{path.name}: the API key leaked into the cassette")
-    log.info("%s: %d interactions in %.0f s, usage %s, %d failed", path.name, interactions, seconds,
-             production.usage.model_dump(), len(production.failures))
+    log.info(
+        "%s: %d interactions in %.0f s, usage %s, %d failed",
+        path.name,
+        interactions,
+        seconds,
+        production.usage.model_dump(),
+        len(production.failures),
+    )
     return entry
 
 
@@ -251,8 +274,15 @@ def main(argv: list[str] | None = None) -> int:
         model = args.model or models[0]
         log.info("server %s serves %s; recording with %s", base_url, models, model)
         settings = LLMSettings(
-            base_url=base_url, api_key=cassettes.DUMMY_KEY, model=model, timeout=args.timeout,
-            concurrency=1, use_cache=False, max_retries=2, backoff=2.0, **RECORD_SETTINGS,  # type: ignore[arg-type]
+            base_url=base_url,
+            api_key=cassettes.DUMMY_KEY,
+            model=model,
+            timeout=args.timeout,
+            concurrency=1,
+            use_cache=False,
+            max_retries=2,
+            backoff=2.0,
+            **RECORD_SETTINGS,  # type: ignore[arg-type]
         )
         total = time.monotonic()
         for case in todo:

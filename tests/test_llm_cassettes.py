@@ -55,7 +55,9 @@ def test_the_inference_case_replays_offline_with_usage_and_llm_objects(network_b
     assert usage.cache_hits == 0
     assert production.model == cassettes.manifest_entry("2026-10-25-inference", CASSETTES)["model"]
     objects: list[Increment | Refresh | Contradiction] = [
-        *production.increments, *production.refreshes, *production.contradictions
+        *production.increments,
+        *production.refreshes,
+        *production.contradictions,
     ]
     assert objects and {o.producer for o in objects} == {"llm"}
     read = {m.path for m in kb.materials if m.status.value == "read"}
@@ -73,7 +75,10 @@ def test_every_cassette_replays_exactly_what_was_recorded(entry: dict[str, Any],
     assert production.usage.model_dump() == entry["usage"]
     assert production.failures == entry["failures"]
     assert (len(production.increments), len(production.refreshes), len(production.contradictions)) == (
-        entry["increments"], entry["refreshes"], entry["contradictions"])
+        entry["increments"],
+        entry["refreshes"],
+        entry["contradictions"],
+    )
     assert production.model == entry["model"]
     assert production.prompt_versions == {entry["prompt_id"]: entry["prompt_version"]}
 

@@ -39,22 +39,44 @@ _MATERIAL = re.compile(r'<<<MATERIAL path="([^"]+)"')
 def answer(material: str, *, valid: bool = True) -> dict[str, Any]:
     """A MaterialExtraction answer for ``material``; the invalid one has a number without its quote."""
     name = NAMES.get(material, "Item of " + Path(material).stem)
-    item = {"name": name, "new": True, "level": "verified", "point": "A point.", "section": "",
-            "number": "", "quote": "", "conflict": ""}
+    item = {
+        "name": name,
+        "new": True,
+        "level": "verified",
+        "point": "A point.",
+        "section": "",
+        "number": "",
+        "quote": "",
+        "conflict": "",
+    }
     if not valid:
         item |= {"number": "42", "quote": "a sentence without it"}
     return {"items": [item]}
 
 
 def completion(arguments: dict[str, Any]) -> dict[str, Any]:
-    call = {"id": "call_1", "type": "function",
-            "function": {"name": "MaterialExtraction", "arguments": json.dumps(arguments)}}
+    call = {
+        "id": "call_1",
+        "type": "function",
+        "function": {"name": "MaterialExtraction", "arguments": json.dumps(arguments)},
+    }
     return {
-        "id": "chatcmpl-stub", "object": "chat.completion", "created": 0, "model": "stub-model-1",
-        "choices": [{"index": 0, "finish_reason": "tool_calls",
-                     "message": {"role": "assistant", "content": None, "tool_calls": [call]}}],
-        "usage": {"prompt_tokens": PROMPT_TOKENS, "completion_tokens": COMPLETION_TOKENS,
-                  "total_tokens": PROMPT_TOKENS + COMPLETION_TOKENS},
+        "id": "chatcmpl-stub",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "stub-model-1",
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "tool_calls",
+                "message": {"role": "assistant", "content": None, "tool_calls": [call]},
+            }
+        ],
+        "usage": {
+            "prompt_tokens": PROMPT_TOKENS,
+            "completion_tokens": COMPLETION_TOKENS,
+            "total_tokens": PROMPT_TOKENS + COMPLETION_TOKENS,
+        },
     }
 
 
@@ -161,9 +183,19 @@ def write_kb(root: Path, notes: dict[str, str] = NOTES) -> Path:
         (root / rel).write_text(text, encoding="utf-8")
     (root / "organized/knowledge").mkdir(parents=True, exist_ok=True)
     (root / "organized/knowledge/inference.md").write_text(DOC, encoding="utf-8")
-    manifest = {"job": "test-job", "created": "2026-10-30T21:00:00+08:00", "items": [{
-        "id": "e1_prep:inference", "topic": "inference", "knowledge": "organized/knowledge/inference.md",
-        "materials": list(notes), "output": "inbox/tom/2026-10-30-inference-e1prep.md"}]}
+    manifest = {
+        "job": "test-job",
+        "created": "2026-10-30T21:00:00+08:00",
+        "items": [
+            {
+                "id": "e1_prep:inference",
+                "topic": "inference",
+                "knowledge": "organized/knowledge/inference.md",
+                "materials": list(notes),
+                "output": "inbox/tom/2026-10-30-inference-e1prep.md",
+            }
+        ],
+    }
     (root / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     return root / "manifest.json"
 
@@ -184,9 +216,17 @@ def kb_doc(tmp_path: Path) -> tuple[KB, KnowledgeDoc]:
 
 def settings_for(stub: StubServer, tmp_path: Path, **changes: Any) -> LLMSettings:
     base = LLMSettings(
-        base_url=stub.base_url, api_key="sk-test-not-a-real-key", model="stub-model", timeout=0.5,
-        max_retries=2, max_reasks=1, backoff=0.02, backoff_max=0.2, concurrency=3,
-        use_cache=False, cache_dir=tmp_path / "cache",
+        base_url=stub.base_url,
+        api_key="sk-test-not-a-real-key",
+        model="stub-model",
+        timeout=0.5,
+        max_retries=2,
+        max_reasks=1,
+        backoff=0.02,
+        backoff_max=0.2,
+        concurrency=3,
+        use_cache=False,
+        cache_dir=tmp_path / "cache",
     )
     return replace(base, **changes)
 
@@ -231,8 +271,16 @@ def test_backoff_grows_between_attempts(kb_doc: Any, tmp_path: Path, quiet_logs:
     assert producer.material_usage[A].waited >= 0.05 * (1 + 2 + 4 + 8)
 
 
-@pytest.mark.parametrize(("fault", "reason"), [("500", "HTTP 500"), ("429", "HTTP 429"), ("slow", "timed out"),
-                                               ("drop", "connection failed"), ("badjson", "malformed response")])
+@pytest.mark.parametrize(
+    ("fault", "reason"),
+    [
+        ("500", "HTTP 500"),
+        ("429", "HTTP 429"),
+        ("slow", "timed out"),
+        ("drop", "connection failed"),
+        ("badjson", "malformed response"),
+    ],
+)
 def test_a_material_that_keeps_failing_is_marked_failed_and_the_others_go_on(
     fault: str, reason: str, kb_doc: Any, tmp_path: Path, quiet_logs: None
 ) -> None:
@@ -352,9 +400,15 @@ def test_the_api_key_never_leaves_the_request_header(
     secret = "sk-live-DO-NOT-LEAK-0123456789abcdef"
     caplog.set_level(logging.DEBUG)
     with StubServer({A: ["500"], B: ["500"] * 5}) as stub:
-        env = {"E1PREP_BASE_URL": stub.base_url, "OPENAI_API_KEY": secret, "E1PREP_MODEL": "stub-model",
-               "E1PREP_CACHE_DIR": str(tmp_path / "cache"), "E1PREP_BACKOFF": "0.01", "E1PREP_RETRIES": "1",
-               "E1PREP_TIMEOUT": "2"}
+        env = {
+            "E1PREP_BASE_URL": stub.base_url,
+            "OPENAI_API_KEY": secret,
+            "E1PREP_MODEL": "stub-model",
+            "E1PREP_CACHE_DIR": str(tmp_path / "cache"),
+            "E1PREP_BACKOFF": "0.01",
+            "E1PREP_RETRIES": "1",
+            "E1PREP_TIMEOUT": "2",
+        }
         settings = load_settings(env)
         producer = LLMProducer(settings)
         production = producer.produce(kb, doc)

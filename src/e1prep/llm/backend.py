@@ -152,22 +152,43 @@ def to_objects(
         if item.new:
             production.increments.append(
                 Increment(
-                    key=name, title=name, kind="new", sources=source, url=_url_for(name, material, chunk),
-                    evidence=level, points=[point] if point else [], doc_hits=hits,
-                    section=_section(item.section, doc), numbers=numbers, producer="llm",
+                    key=name,
+                    title=name,
+                    kind="new",
+                    sources=source,
+                    url=_url_for(name, material, chunk),
+                    evidence=level,
+                    points=[point] if point else [],
+                    doc_hits=hits,
+                    section=_section(item.section, doc),
+                    numbers=numbers,
+                    producer="llm",
                 )
             )
         else:
             production.refreshes.append(
-                Refresh(key=name, sources=source, evidence=level, summary=point, doc_hits=hits, numbers=numbers,
-                        producer="llm")
+                Refresh(
+                    key=name,
+                    sources=source,
+                    evidence=level,
+                    summary=point,
+                    doc_hits=hits,
+                    numbers=numbers,
+                    producer="llm",
+                )
             )
         if item.conflict.strip():
             production.contradictions.append(
                 Contradiction(
-                    key=name, kind=ContradictionKind.claim_tension, sources=source, evidence=level,
-                    claim=item.conflict.strip(), action="check against the original before editing the living document",
-                    location=SourceRef(path=material.path, quote=quote), numbers=numbers, producer="llm",
+                    key=name,
+                    kind=ContradictionKind.claim_tension,
+                    sources=source,
+                    evidence=level,
+                    claim=item.conflict.strip(),
+                    action="check against the original before editing the living document",
+                    location=SourceRef(path=material.path, quote=quote),
+                    numbers=numbers,
+                    producer="llm",
                 )
             )
 
@@ -193,8 +214,12 @@ class LLMProducer:
     ) -> None:
         base = settings if settings is not None else load_settings()
         overrides: dict[str, object] = {}
-        for key, value in (("concurrency", concurrency), ("use_cache", use_cache), ("cache_dir", cache_dir),
-                           ("temperature", temperature)):
+        for key, value in (
+            ("concurrency", concurrency),
+            ("use_cache", use_cache),
+            ("cache_dir", cache_dir),
+            ("temperature", temperature),
+        ):
             if value is not None:
                 overrides[key] = value
         self.settings = replace(base, **overrides)  # type: ignore[arg-type]
@@ -212,8 +237,11 @@ class LLMProducer:
 
     def _key(self, material: Material) -> CacheKey:
         return CacheKey.build(
-            text=material.text, prompt_id=self.prompt.id, prompt_version=self.prompt.version,
-            model=self.settings.require_model(), response_schema_sha256=schema_sha256(),
+            text=material.text,
+            prompt_id=self.prompt.id,
+            prompt_version=self.prompt.version,
+            model=self.settings.require_model(),
+            response_schema_sha256=schema_sha256(),
             chunk_chars=self.settings.chunk_chars,
         )
 
@@ -234,7 +262,12 @@ class LLMProducer:
 
     def _messages(self, kb: KB, doc: KnowledgeDoc, material: Material, chunk: Chunk) -> list[dict[str, str]]:
         return render(
-            self.prompt, material=material, chunk=chunk, doc=doc, topic=kb.item.topic, date=kb.date,
+            self.prompt,
+            material=material,
+            chunk=chunk,
+            doc=doc,
+            topic=kb.item.topic,
+            date=kb.date,
             context_chars=self.settings.context_chars,
         )
 
@@ -242,7 +275,8 @@ class LLMProducer:
         """The first-attempt messages of every chunk of every read material, in order (nothing is sent)."""
         return [
             self._messages(kb, doc, m, c)
-            for m in kb.materials if m.status is MaterialStatus.read
+            for m in kb.materials
+            if m.status is MaterialStatus.read
             for c in chunk_material(m, self.settings.chunk_chars)
         ]
 
@@ -318,15 +352,23 @@ class LLMProducer:
             for chunk, extraction in zip(chunks, outcome.extractions, strict=True):
                 to_objects(extraction, material, chunk, doc, production)
             if self.cache is not None and not outcome.cached:
-                self.cache.put(self._key(material), {
-                    "model": outcome.stats.model,
-                    "chunks": [e.model_dump(mode="json") for e in outcome.extractions],
-                })
+                self.cache.put(
+                    self._key(material),
+                    {
+                        "model": outcome.stats.model,
+                        "chunks": [e.model_dump(mode="json") for e in outcome.extractions],
+                    },
+                )
         usage.failures = len(production.failures)
         production.usage = usage
         log.info(
             "llm: %d materials, %d calls (%d retries), %d+%d tokens, %d cache hits, %d failed",
-            len(materials), usage.calls, usage.retries, usage.prompt_tokens, usage.completion_tokens,
-            usage.cache_hits, usage.failures,
+            len(materials),
+            usage.calls,
+            usage.retries,
+            usage.prompt_tokens,
+            usage.completion_tokens,
+            usage.cache_hits,
+            usage.failures,
         )
         return production

@@ -136,8 +136,7 @@ def describe(exc: BaseException) -> str:
     """A one-line reason for a failed extraction, from the root cause of ``exc``."""
     if no_recording(exc):
         return (
-            "no recorded answer for this request in the cassette (prompt, schema or library changed?); "
-            + RERECORD_HINT
+            "no recorded answer for this request in the cassette (prompt, schema or library changed?); " + RERECORD_HINT
         )
     causes = list(_chain(exc))
     for cause in causes:
@@ -197,7 +196,11 @@ class LLMClient:
             reason = describe(exc) if exc is not None else "?"
             log.warning(
                 "%s: attempt %d of %d failed (%s); retrying in %.2f s",
-                label, state.attempt_number, settings.max_retries + 1, self.redact(reason), wait,
+                label,
+                state.attempt_number,
+                settings.max_retries + 1,
+                self.redact(reason),
+                wait,
             )
 
         def create(*args: Any, **kwargs: Any) -> Any:

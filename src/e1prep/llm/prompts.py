@@ -82,7 +82,7 @@ def parse_prompt(path: Path) -> Prompt:
     marks = list(_PART.finditer(body))
     for n, mark in enumerate(marks):
         end = marks[n + 1].start() if n + 1 < len(marks) else len(body)
-        parts[mark.group(1)] = body[mark.end():end].strip("\n")
+        parts[mark.group(1)] = body[mark.end() : end].strip("\n")
     if set(parts) != {"system", "user"}:
         raise ConfigError(f"{path}: prompt needs a '[system]' part and a '[user]' part")
     unknown = {m.group(1) for part in parts.values() for m in _PLACEHOLDER.finditer(part)} - PLACEHOLDERS
