@@ -28,4 +28,3 @@ def test_the_import_graph_has_no_cycles(graph: grimp.ImportGraph) -> None:
         if graph.find_shortest_chain(importer=imported, imported=importer)
     ]
     assert cycles == []
-
