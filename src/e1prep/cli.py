@@ -204,27 +204,9 @@ def _summary(brief: Brief, seconds: float) -> None:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from pydantic import ValidationError
+    from .pipeline import verify_brief
 
-    from .loading import load_kb
-    from .pipeline import living_document
-    from .schema import validate_brief_json
-    from .verify import Verifier
-
-    path = Path(args.brief)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
-    except FileNotFoundError:
-        raise InputError(path, "no such file") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(path, f"is not valid JSON ({exc})") from None
-    validate_brief_json(data, where=str(path))
-    try:
-        brief = Brief.model_validate(data)
-    except ValidationError as exc:
-        raise InputError(path, f"is not a brief: {exc.errors()[0]['msg']}") from None
-    kb = load_kb(args.manifest, args.kb, args.item)
-    report = Verifier(kb, living_document(kb)).verify(brief)
+    report = verify_brief(args.brief, args.manifest, args.kb, args.item)
     print(report.render())
     return 0 if report.clean else 1
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from ._resources import package_dir
 from .errors import InputError
@@ -79,3 +79,22 @@ def validate_brief_json(data: Any, *, where: str = "brief") -> None:
     if error is not None:
         loc = "/".join(str(p) for p in error.absolute_path) or "(top level)"
         raise InputError(where, f"does not match schemas/brief.schema.json at {loc}: {error.message}")
+
+
+def load_brief(path: str | Path) -> Brief:
+    """Read a brief JSON file written by anyone: it must match the published schema, then the model.
+
+    Raises ``InputError`` (one line naming the file) when it is missing, not JSON, or not a brief.
+    """
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8-sig"))
+    except FileNotFoundError:
+        raise InputError(path, "no such file") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise InputError(path, f"is not valid JSON ({exc})") from None
+    validate_brief_json(data, where=str(path))
+    try:
+        return Brief.model_validate(data)
+    except ValidationError as exc:
+        raise InputError(path, f"is not a brief: {exc.errors()[0]['msg']}") from None
