@@ -25,3 +25,13 @@ def test_the_readme_python_snippet_runs(monkeypatch: pytest.MonkeyPatch) -> None
     exec(compile(snippet, "README.md (The Python API)", "exec"), namespace)
     assert namespace["report"].clean  # type: ignore[attr-defined]
     assert "DeepInfer" in str(namespace["markdown"])
+
+
+def test_the_readme_two_commands_are_what_ci_runs() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = text.split("\n## Two commands\n", 1)[1].split("```bash\n", 1)[1].split("```", 1)[0]
+    commands = [line for line in block.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    assert len(commands) == 2
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    for command in commands:
+        assert any(line == command or line.startswith(command + " ") for line in ci), command
