@@ -186,7 +186,7 @@ def test_usage_error_returns_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([]) == 2
 
 
-def test_draft_llm_replays_the_bundled_example_offline(tmp_path: Path, monkeypatch) -> None:
+def test_draft_llm_replays_the_bundled_example_offline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """No server runs and non-loopback sockets are blocked: every exchange comes from the cassette."""
     monkeypatch.setenv("OPENAI_API_KEY", "sk-live-should-never-leak-0123456789")
     monkeypatch.setenv("E1PREP_CACHE_DIR", str(tmp_path / "cache"))
@@ -209,7 +209,7 @@ def test_draft_llm_replays_the_bundled_example_offline(tmp_path: Path, monkeypat
     assert [(a["arxiv"], a["status"]) for a in data["anchors"]] == [("2610.30418", "anchored")]
 
 
-def test_a_cassette_needs_the_llm_backend(capsys) -> None:
+def test_a_cassette_needs_the_llm_backend(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["draft", str(EXAMPLE_MANIFEST), "--cassette", str(CASSETTE)]) == 2
     assert "--cassette goes with --backend llm" in capsys.readouterr().err
 
@@ -237,7 +237,9 @@ def test_a_bad_cassette_is_one_line_exit_2(tmp_path: Path, capsys: pytest.Captur
     assert str(cassette) in err.splitlines()[-1]
 
 
-def test_replay_without_vcrpy_names_the_extra(monkeypatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_without_vcrpy_names_the_extra(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     import sys
 
     monkeypatch.setitem(sys.modules, "vcr", None)  # as if the replay extra were not installed
@@ -248,7 +250,7 @@ def test_replay_without_vcrpy_names_the_extra(monkeypatch, capsys: pytest.Captur
 
 @pytest.mark.parametrize("missing", ["openai", "instructor", "tenacity"])
 def test_backend_llm_without_the_extra_is_one_line_exit_2(
-    monkeypatch, capsys: pytest.CaptureFixture[str], missing: str
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], missing: str
 ) -> None:
     import importlib.util
 
@@ -266,7 +268,7 @@ def test_backend_llm_without_the_extra_is_one_line_exit_2(
 
 @pytest.mark.parametrize("backend", ["rules", "llm"])
 def test_eval_outside_a_checkout_says_what_to_pass(
-    tmp_path: Path, monkeypatch, capsys: pytest.CaptureFixture[str], backend: str
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], backend: str
 ) -> None:
     monkeypatch.chdir(tmp_path)
     assert main(["eval", "--backend", backend]) == 2
