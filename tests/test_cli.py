@@ -226,11 +226,15 @@ def test_a_cassette_replays_a_copy_of_the_example_kb_in_another_folder(tmp_path:
     assert json.loads(out.read_text(encoding="utf-8"))["run"]["usage"]["calls"] > 0
 
 
-@pytest.mark.parametrize("problem", ["missing", "unlisted"])
+@pytest.mark.parametrize("problem", ["missing", "unlisted", "not yaml"])
 def test_a_bad_cassette_is_one_line_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], problem: str) -> None:
     cassette = tmp_path / "x.yaml"
     if problem == "unlisted":
         cassette.write_text("interactions: []\n", encoding="utf-8")
+    if problem == "not yaml":
+        cassette = tmp_path / CASSETTE.name
+        cassette.write_text("interactions: [\n: bad", encoding="utf-8")
+        (tmp_path / "MANIFEST.json").write_bytes((CASSETTE.parent / "MANIFEST.json").read_bytes())
     assert main(["draft", str(EXAMPLE_MANIFEST), "--backend", "llm", "--cassette", str(cassette)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 2 and "Traceback" not in err  # the progress line, then one error line

@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import replace
 from importlib import metadata
 from pathlib import Path
@@ -146,7 +146,8 @@ def replay(cassette_path: str | Path, record: bool = False, *, record_mode: str 
     """Play HTTP exchanges from a cassette (``record_mode`` "none": an unknown request raises).
 
     ``record=True`` records instead ("all", or ``record_mode="new_episodes"``) and writes the
-    cassette when the block ends. Yields the vcrpy ``Cassette``.
+    cassette when the block ends. Yields the vcrpy ``Cassette``. Raises ``ConfigError`` (one line)
+    without vcrpy or when the cassette file cannot be parsed.
     """
     try:
         import vcr  # the dev extra: replaying is a test and eval feature
@@ -168,7 +169,12 @@ def replay(cassette_path: str | Path, record: bool = False, *, record_mode: str 
         decode_compressed_response=True,
     )
     recorder.register_serializer("e1prep-yaml", PrettyYAMLSerializer)
-    with recorder.use_cassette(str(path)) as cassette:
+    with ExitStack() as stack:
+        try:
+            cassette = stack.enter_context(recorder.use_cassette(str(path)))
+        except (yaml.YAMLError, KeyError, TypeError, ValueError) as exc:
+            reason = " ".join(str(exc).split())  # one line, whatever the parser said
+            raise ConfigError(f"{path}: not a readable cassette ({type(exc).__name__}: {reason})") from None
         yield cassette
 
 
