@@ -55,8 +55,9 @@ def main() -> None:
     for mb in (0, 1, 2, 5):
         with tempfile.TemporaryDirectory() as tmp:
             manifest = make_kb(Path(tmp) / "kb", mb) if mb else EXAMPLE / "manifest.json"
-            out = subprocess.run([sys.executable, __file__, "--child", str(manifest)], capture_output=True,
-                                 text=True, check=True)
+            out = subprocess.run(
+                [sys.executable, __file__, "--child", str(manifest)], capture_output=True, text=True, check=True
+            )
             r = json.loads(out.stdout.strip().splitlines()[-1])
             print(f"{mb:>8} {r['seconds']:8.2f} {r['peak_mb']:12.1f} {r['excluded']:12d}")
 

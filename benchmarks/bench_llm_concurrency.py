@@ -57,14 +57,27 @@ def stub_server(delay: float, sizes: dict[str, int]) -> ThreadingHTTPServer:
             found = re.search(r'<<<MATERIAL path="([^"]+)"', text)
             sizes[found.group(1) if found else "?"] = len(text)
             time.sleep(delay)
-            call = {"id": "c", "type": "function",
-                    "function": {"name": "MaterialExtraction", "arguments": json.dumps(ANSWER)}}
-            payload = json.dumps({
-                "id": "x", "object": "chat.completion", "created": 0, "model": "stub",
-                "choices": [{"index": 0, "finish_reason": "tool_calls",
-                             "message": {"role": "assistant", "content": None, "tool_calls": [call]}}],
-                "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
-            }).encode()
+            call = {
+                "id": "c",
+                "type": "function",
+                "function": {"name": "MaterialExtraction", "arguments": json.dumps(ANSWER)},
+            }
+            payload = json.dumps(
+                {
+                    "id": "x",
+                    "object": "chat.completion",
+                    "created": 0,
+                    "model": "stub",
+                    "choices": [
+                        {
+                            "index": 0,
+                            "finish_reason": "tool_calls",
+                            "message": {"role": "assistant", "content": None, "tool_calls": [call]},
+                        }
+                    ],
+                    "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+                }
+            ).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(payload)))
@@ -90,9 +103,18 @@ def make_kb(root: Path, n: int) -> Path:
         materials.append(rel)
     (root / "organized/knowledge").mkdir(parents=True, exist_ok=True)
     (root / "organized/knowledge/inference.md").write_text("# inference\n\n## §1 引擎\n\n- vLLM\n", encoding="utf-8")
-    manifest = {"job": "bench", "created": "2026-10-30T21:00:00+08:00", "items": [{
-        "id": "e1_prep:inference", "topic": "inference", "knowledge": "organized/knowledge/inference.md",
-        "materials": materials}]}
+    manifest = {
+        "job": "bench",
+        "created": "2026-10-30T21:00:00+08:00",
+        "items": [
+            {
+                "id": "e1_prep:inference",
+                "topic": "inference",
+                "knowledge": "organized/knowledge/inference.md",
+                "materials": materials,
+            }
+        ],
+    }
     (root / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     return root / "manifest.json"
 
@@ -104,20 +126,28 @@ def wall_times(delay: float, n: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         kb = loading.load_kb(make_kb(Path(tmp), n))
         doc = knowledge.parse_knowledge(kb.knowledge_material.path, kb.knowledge_material.text)
-        settings = LLMSettings(base_url=f"http://{host!s}:{port}/v1", api_key="sk-test-not-a-real-key",
-                               model="stub", use_cache=False, timeout=30)
+        settings = LLMSettings(
+            base_url=f"http://{host!s}:{port}/v1",
+            api_key="sk-test-not-a-real-key",
+            model="stub",
+            use_cache=False,
+            timeout=30,
+        )
         print(f"stub server answering after {delay:.2f} s; {n} materials, one request each")
         start = time.perf_counter()
         LLMProducer(settings, concurrency=1).produce(replace(kb, materials=kb.materials[:1]), doc)
-        print(f"  warm-up, one call (the first call in a process pays lazy imports): "
-              f"{time.perf_counter() - start:.2f} s")
+        print(
+            f"  warm-up, one call (the first call in a process pays lazy imports): {time.perf_counter() - start:.2f} s"
+        )
         for concurrency in (n, 1):
             sizes.clear()
             start = time.perf_counter()
             production = LLMProducer(settings, concurrency=concurrency).produce(kb, doc)
             wall = time.perf_counter() - start
-            print(f"  concurrency {concurrency}: {wall:6.2f} s wall, {production.usage.calls} calls, "
-                  f"{wall / delay:4.1f}x one call's delay")
+            print(
+                f"  concurrency {concurrency}: {wall:6.2f} s wall, {production.usage.calls} calls, "
+                f"{wall / delay:4.1f}x one call's delay"
+            )
         print("  material chars -> prompt chars per request (system + user messages):")
         for material in kb.materials:
             print(f"    {len(material.text):6d} -> {sizes[material.path]:6d}")
@@ -145,8 +175,10 @@ def recorded_tokens() -> None:
             if stats is None or not stats.calls:
                 continue
             chunks = len(chunk_material(material, settings.chunk_chars))
-            print(f"    {material.path[-58:]:58s} {len(material.text):6d} {chunks:6d} {stats.calls:5d} "
-                  f"{stats.prompt_tokens:10d} {stats.prompt_tokens // stats.calls:8d}")
+            print(
+                f"    {material.path[-58:]:58s} {len(material.text):6d} {chunks:6d} {stats.calls:5d} "
+                f"{stats.prompt_tokens:10d} {stats.prompt_tokens // stats.calls:8d}"
+            )
 
 
 def main(argv: list[str] | None = None) -> int:

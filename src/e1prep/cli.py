@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import __version__
+from ._version import __version__
 from .errors import E1PrepError, InputError
 from .models import Brief, MaterialStatus
 
@@ -25,7 +25,8 @@ EXAMPLES = """\
 examples:
   python -m e1prep draft evals/golden/2026-10-25-inference/manifest.json
   python -m e1prep draft MANIFEST --json brief.json --out brief.md --lang en
-  python -m e1prep draft evals/golden/2026-10-25-inference/manifest.json --backend llm --replay
+  python -m e1prep draft evals/golden/2026-10-25-inference/manifest.json --backend llm \
+      --cassette tests/cassettes/llm/2026-10-25-inference__extract_material-v1.yaml
   E1PREP_BASE_URL=http://127.0.0.1:8000/v1 E1PREP_MODEL=my-model python -m e1prep draft MANIFEST --backend llm
   python -m e1prep verify brief.json --manifest MANIFEST
   python -m e1prep lint ../shared/seeds/000_1bac1d1fb921dd28.txt
@@ -58,9 +59,10 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--no-cache", action="store_true", help="llm backend: do not read or write the cache")
     d.add_argument("--cache-dir", help="llm backend: cache folder (default: $XDG_CACHE_HOME/e1prep/llm)")
     d.add_argument(
-        "--replay",
-        action="store_true",
-        help="llm backend: replay the recorded cassette of this golden case (offline, no server)",
+        "--cassette",
+        metavar="FILE",
+        help="llm backend: replay this recorded cassette (listed in the MANIFEST.json beside it) instead of "
+        "asking a server; offline; needs the replay extra: pip install 'e1prep[replay]'",
     )
 
     v = sub.add_parser("verify", help="check a brief JSON written by anyone against its KB")
@@ -72,15 +74,24 @@ def _parser() -> argparse.ArgumentParser:
     li = sub.add_parser("lint", help="list quantities without an evidence marker in a hand-written brief")
     li.add_argument("brief", help="a Markdown (or text) brief")
 
-    s = sub.add_parser("schema", help="write schemas/*.schema.json from the models")
-    s.add_argument("--check", action="store_true", help="exit 1 when the published schemas drifted")
+    s = sub.add_parser(
+        "schema",
+        help="print the brief's JSON Schema, write every schema into --out DIR, or --check the packaged ones",
+    )
+    s.add_argument("--check", action="store_true", help="exit 1 when the packaged schemas drifted from the models")
+    s.add_argument("--out", metavar="DIR", help="write every *.schema.json into DIR (a checkout's: src/e1prep/schemas)")
 
     e = sub.add_parser("eval", help="score a backend against the golden cases")
     e.add_argument("--backend", choices=("rules", "llm"), default="rules")
     e.add_argument("--case", action="append", dest="cases", help="case name (repeatable; default: all)")
     e.add_argument("--report", help="write the JSON report here")
-    e.add_argument("--golden", default=None, help="golden folder (default: evals/golden)")
-    e.add_argument("--thresholds", default=None, help="thresholds TOML (default: evals/thresholds.toml)")
+    e.add_argument("--golden", metavar="DIR", help="golden cases folder (default: evals/golden of the checkout)")
+    e.add_argument(
+        "--thresholds", metavar="FILE", help="thresholds TOML (default: evals/thresholds.toml of the checkout)"
+    )
+    e.add_argument(
+        "--cassettes", metavar="DIR", help="llm backend: cassette folder (default: tests/cassettes/llm of the checkout)"
+    )
     return p
 
 
@@ -106,6 +117,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _llm_producer(args: argparse.Namespace, settings: LLMSettings | None = None) -> Producer:
+    from .llm import require_stack
+
+    require_stack()  # one line naming the llm extra, not a ModuleNotFoundError
     from .llm.backend import LLMProducer
 
     return LLMProducer(
@@ -124,15 +138,11 @@ def _draft(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     print(f"e1prep: drafting {args.manifest} with the {args.backend} backend ...", file=sys.stderr)
     if args.backend == "rules":
-        if args.replay:
-            raise InputError(None, "--replay goes with --backend llm")
+        if args.cassette:
+            raise InputError(None, "--cassette goes with --backend llm")
         brief = draft_brief(args.manifest, args.kb, args.item)
-    elif args.replay:
-        from .llm import cassettes
-
-        case = Path(args.manifest).resolve().parent.name
-        with cassettes.replaying(case) as settings:
-            brief = draft_brief(args.manifest, args.kb, args.item, producer=_llm_producer(args, settings))
+    elif args.cassette:
+        brief = _draft_replayed(args)
     else:
         brief = draft_brief(args.manifest, args.kb, args.item, producer=_llm_producer(args))
     data = json.loads(brief.model_dump_json())
@@ -156,6 +166,26 @@ def _draft(args: argparse.Namespace) -> int:
     return 0
 
 
+def _draft_replayed(args: argparse.Namespace) -> Brief:
+    """``--cassette FILE``: the model backend answered from a recorded cassette, offline."""
+    from .llm import require_stack
+
+    require_stack()
+    from .llm import cassettes
+    from .pipeline import draft_brief
+
+    path = Path(args.cassette)
+    if not path.is_file():
+        raise InputError(path, "no such cassette")
+    try:
+        entry = cassettes.entry_for_file(path)
+    except (LookupError, OSError, ValueError) as exc:
+        raise InputError(path, f"cannot replay: {exc}") from None
+    with cassettes.replay(path):
+        settings = cassettes.replay_settings(entry)
+        return draft_brief(args.manifest, args.kb, args.item, producer=_llm_producer(args, settings))
+
+
 def _summary(brief: Brief, seconds: float) -> None:
     u = brief.run.usage
     print(
@@ -174,27 +204,9 @@ def _summary(brief: Brief, seconds: float) -> None:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from pydantic import ValidationError
+    from .pipeline import verify_brief
 
-    from .loading import load_kb
-    from .pipeline import living_document
-    from .schema import validate_brief_json
-    from .verify import Verifier
-
-    path = Path(args.brief)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
-    except FileNotFoundError:
-        raise InputError(path, "no such file") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(path, f"is not valid JSON ({exc})") from None
-    validate_brief_json(data, where=str(path))
-    try:
-        brief = Brief.model_validate(data)
-    except ValidationError as exc:
-        raise InputError(path, f"is not a brief: {exc.errors()[0]['msg']}") from None
-    kb = load_kb(args.manifest, args.kb, args.item)
-    report = Verifier(kb, living_document(kb)).verify(brief)
+    report = verify_brief(args.brief, args.manifest, args.kb, args.item)
     print(report.render())
     return 0 if report.clean else 1
 
@@ -210,15 +222,22 @@ def _lint(args: argparse.Namespace) -> int:
 
 
 def _schema(args: argparse.Namespace) -> int:
-    from .schema import drift, write_all
+    from .schema import drift, dumps, generate, schema_dir, write_all
 
     if args.check:
-        stale = drift()
+        stale = drift(Path(args.out) if args.out else None)
+        folder = args.out or schema_dir()
         for name in stale:
-            print(f"schemas/{name} drifted from the models: run `python -m e1prep schema`", file=sys.stderr)
+            print(
+                f"{folder}/{name} drifted from the models: run `python -m e1prep schema --out src/e1prep/schemas`",
+                file=sys.stderr,
+            )
         return 1 if stale else 0
-    for path in write_all():
-        print(f"wrote {path}")
+    if args.out:
+        for path in write_all(Path(args.out)):
+            print(f"wrote {path}")
+        return 0
+    sys.stdout.write(dumps(generate("brief.schema.json")))
     return 0
 
 

@@ -205,6 +205,11 @@ def cases(golden_dir: Path, names: list[str] | None) -> Iterator[Path]:
     yield from folders
 
 
+#: the checkout's layout, relative to the working directory (``eval`` runs from the repository root)
+CHECKOUT_GOLDEN = Path("evals") / "golden"
+CHECKOUT_THRESHOLDS = Path("evals") / "thresholds.toml"
+CHECKOUT_CASSETTES = Path("tests") / "cassettes" / "llm"
+
 ProducerFactory = Callable[[Path], tuple[Producer | None, AbstractContextManager[Any]]]
 
 
@@ -212,15 +217,24 @@ def rules_factory(case: Path) -> tuple[Producer | None, AbstractContextManager[A
     return None, nullcontext()
 
 
-def llm_factory(case: Path) -> tuple[Producer | None, AbstractContextManager[Any]]:
-    """The model backend replayed from the case's cassette: offline, never re-recorded."""
+def llm_factory(cassette_dir: Path) -> ProducerFactory:
+    """The model backend replayed from each case's cassette in ``cassette_dir``: offline, never re-recorded.
+
+    Raises ``ConfigError`` naming the extra when the model stack or vcrpy is not installed.
+    """
+    from .llm import require_stack
+
+    require_stack()
     from .llm.evalreplay import replay_producer
 
-    return replay_producer(case)
+    return lambda case: replay_producer(case, cassette_dir)
 
 
-def run(backend: str, golden_dir: Path, names: list[str] | None = None) -> list[CaseResult]:
-    factory = rules_factory if backend == "rules" else llm_factory
+def run(
+    backend: str, golden_dir: Path, names: list[str] | None = None, cassette_dir: Path | None = None
+) -> list[CaseResult]:
+    """Draft and score every golden case; ``cassette_dir`` (llm) defaults to the checkout's cassettes."""
+    factory = rules_factory if backend == "rules" else llm_factory(cassette_dir or CHECKOUT_CASSETTES)
     results = []
     for case in cases(golden_dir, names):
         golden = load_golden(case / "expected.json")
@@ -295,12 +309,17 @@ def table(results: list[CaseResult], figures: dict[str, Any]) -> str:
 
 
 def run_cli(args: argparse.Namespace) -> int:
-    root = Path.cwd()
-    golden_dir = Path(args.golden) if args.golden else root / "evals" / "golden"
-    thresholds_path = Path(args.thresholds) if args.thresholds else root / "evals" / "thresholds.toml"
+    golden_dir = Path(args.golden) if args.golden else CHECKOUT_GOLDEN
+    thresholds_path = Path(args.thresholds) if args.thresholds else CHECKOUT_THRESHOLDS
+    cassette_dir = Path(args.cassettes) if getattr(args, "cassettes", None) else CHECKOUT_CASSETTES
+    outside = "outside a checkout, pass --golden DIR and --thresholds FILE"
     if not golden_dir.is_dir():
-        raise InputError(golden_dir, "golden folder not found (run from the repository root or pass --golden)")
-    results = run(args.backend, golden_dir, args.cases)
+        raise InputError(golden_dir, f"golden folder not found (run from the repository root; {outside})")
+    if not args.cases and not thresholds_path.is_file():
+        raise InputError(thresholds_path, f"thresholds file not found (run from the repository root; {outside})")
+    if args.backend == "llm" and not cassette_dir.is_dir():
+        raise InputError(cassette_dir, "cassette folder not found (run from the repository root or pass --cassettes)")
+    results = run(args.backend, golden_dir, args.cases, cassette_dir)
     figures = overall(results)
     print(table(results, figures))
     oracle = golden_dir.parent / "remarks" / "oracle.jsonl"

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol, Self, TypeVar
 
-from . import __version__
+from ._version import __version__
 from .checks import detect_all
 from .errors import InputError
 from .knowledge import KnowledgeDoc, arxiv_ids, parse_knowledge
@@ -60,7 +60,22 @@ def draft_brief(
     *,
     producer: Producer | None = None,
 ) -> Brief:
-    """Draft the brief of one manifest item; raises ``InputError`` only for unusable input."""
+    """Draft the brief of one manifest item: load, produce, detect, merge, verify. Reads; never writes.
+
+    Args:
+        manifest: the work-guard manifest (JSON file).
+        kb: the KB root; default ``None``: the manifest's folder.
+        item: the manifest item id; default ``None``: the only item (an error when there are several).
+        producer: what reads the materials; default ``None``: the deterministic rules backend. For a
+            model, ``e1prep.llm.LLMProducer(e1prep.llm.load_settings())`` (needs ``e1prep[llm]``).
+
+    Returns a validated ``Brief``; objects the verifier rejected are in ``brief.rejected``. A material
+    that cannot be read does not raise: its source entry says ``missing``, ``refused`` or ``unreadable``.
+
+    Raises:
+        ManifestError: the manifest is missing, malformed, or names no usable item.
+        InputError: the living document cannot be read.
+    """
     loaded = load_kb(manifest, kb, item)
     doc = living_document(loaded)
     producer = producer or RulesProducer()
@@ -72,6 +87,31 @@ def draft_brief(
     findings = detect_all(loaded, doc)
     brief = assemble(loaded, doc, producer.name, production, findings.contradictions, findings.refreshes)
     return apply_verification(brief, Verifier(loaded, doc))
+
+
+def verify_brief(
+    brief: Brief | str | Path, manifest: str | Path, kb: str | Path | None = None, item: str | None = None
+) -> Report:
+    """Check a brief written by anyone (e1prep, a model, a person editing JSON) against its KB.
+
+    Args:
+        brief: a ``Brief``, or the path of a brief JSON file (checked against the published schema).
+        manifest: the work-guard manifest the brief was drafted from.
+        kb: the KB root; default ``None``: the manifest's folder.
+        item: the manifest item id; default ``None``: the only item.
+
+    Returns the verifier's ``Report``: ``report.clean``, ``report.violations``, ``report.render()``.
+
+    Raises:
+        InputError: the brief file is missing, not JSON or not a brief; the living document cannot be read.
+        ManifestError: the manifest cannot be used.
+    """
+    if not isinstance(brief, Brief):
+        from .schema import load_brief
+
+        brief = load_brief(brief)
+    loaded = load_kb(manifest, kb, item)
+    return Verifier(loaded, living_document(loaded)).verify(brief)
 
 
 def living_document(kb: KB) -> KnowledgeDoc:

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
+from .errors import ConfigError
 from .models import EVIDENCE_LABELS_EN, Brief, EvidenceLevel
+
+#: the languages of the Markdown brief's headings and labels
+Lang = Literal["zh", "en"]
 
 _ZH = {
     "title": "{topic} · E1 预消化简报（{date}）",
@@ -167,8 +173,18 @@ def _rejected(brief: Brief, t: dict[str, str]) -> list[str]:
     return [*out, ""]
 
 
-def render_markdown(brief: Brief, lang: str = "zh") -> str:
-    """The brief as Markdown; ``lang`` is ``zh`` (default) or ``en`` for English headings."""
+def render_markdown(brief: Brief, lang: Lang = "zh") -> str:
+    """Render ``brief`` as Markdown in the seed briefs' structure (sections 0 to 7, rejected objects, sources).
+
+    Args:
+        brief: a drafted (or loaded) ``Brief``.
+        lang: ``"zh"`` (the default) for Chinese headings and evidence labels, ``"en"`` for English.
+
+    Returns the Markdown text, ending with a newline. Writes nothing.
+    Raises ``ConfigError`` (an ``E1PrepError``) when ``lang`` is neither ``"zh"`` nor ``"en"``.
+    """
+    if lang not in ("zh", "en"):
+        raise ConfigError(f"lang must be 'zh' or 'en', not {lang!r}")
     t = _ZH if lang == "zh" else _EN
     u = brief.run.usage
     footer = (

@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
+from ._resources import package_dir
 from .errors import InputError
 from .golden import GoldenCase
 from .models import Brief
@@ -21,8 +22,8 @@ SCHEMAS: dict[str, type[BaseModel]] = {
 
 
 def schema_dir() -> Path:
-    """``schemas/`` at the project root (the published copies live in the repository)."""
-    return Path(__file__).resolve().parents[2] / "schemas"
+    """The published schemas, shipped inside the package (``e1prep/schemas/``; ``schemas/`` links there)."""
+    return package_dir("schemas")
 
 
 def generate(name: str) -> dict[str, Any]:
@@ -36,8 +37,8 @@ def dumps(schema: dict[str, Any]) -> str:
     return json.dumps(schema, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
 
 
-def write_all(folder: Path | None = None) -> list[Path]:
-    folder = folder or schema_dir()
+def write_all(folder: Path) -> list[Path]:
+    """Write every schema into ``folder`` (in a checkout: ``src/e1prep/schemas``); never a default target."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name in SCHEMAS:
@@ -48,7 +49,7 @@ def write_all(folder: Path | None = None) -> list[Path]:
 
 
 def drift(folder: Path | None = None) -> list[str]:
-    """Names of published schemas that differ from what the models generate now."""
+    """Names of published schemas that differ from what the models generate now (default: the packaged ones)."""
     folder = folder or schema_dir()
     stale = []
     for name in SCHEMAS:
@@ -78,3 +79,22 @@ def validate_brief_json(data: Any, *, where: str = "brief") -> None:
     if error is not None:
         loc = "/".join(str(p) for p in error.absolute_path) or "(top level)"
         raise InputError(where, f"does not match schemas/brief.schema.json at {loc}: {error.message}")
+
+
+def load_brief(path: str | Path) -> Brief:
+    """Read a brief JSON file written by anyone: it must match the published schema, then the model.
+
+    Raises ``InputError`` (one line naming the file) when it is missing, not JSON, or not a brief.
+    """
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8-sig"))
+    except FileNotFoundError:
+        raise InputError(path, "no such file") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise InputError(path, f"is not valid JSON ({exc})") from None
+    validate_brief_json(data, where=str(path))
+    try:
+        return Brief.model_validate(data)
+    except ValidationError as exc:
+        raise InputError(path, f"is not a brief: {exc.errors()[0]['msg']}") from None

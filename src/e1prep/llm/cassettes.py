@@ -1,11 +1,13 @@
 """Recorded model exchanges (vcrpy cassettes): replay them offline, or record them from a real server.
 
-Cassettes live in ``tests/cassettes/llm/<case>__<prompt-id>-v<version>.yaml``; ``MANIFEST.json``
-beside them lists, per cassette, the server's model id, the prompt id/version, the sha256 of
+In a checkout, cassettes live in ``tests/cassettes/llm/<case>__<prompt-id>-v<version>.yaml`` (this
+module never assumes where: every function takes the folder); ``MANIFEST.json`` beside them
+lists, per cassette, the server's model id, the prompt id/version, the sha256 of
 the prompt file and of the response schema, the library versions, and the settings that shape
 the requests, so that a replay sends byte-for-byte the requests that were recorded.
 JSON bodies are stored parsed (pretty YAML) so that a diff of a re-recording is readable.
-vcrpy is imported only when a cassette is used: it is a test dependency, not a runtime one.
+vcrpy is imported only when a cassette is used: it comes with the ``replay``
+extra (and ``dev``), not with ``llm``.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import replace
 from importlib import metadata
 from pathlib import Path
@@ -21,10 +23,12 @@ from typing import Any
 
 import yaml
 
+from ..errors import ConfigError
 from .prompts import Prompt
 from .settings import LLMSettings
 
-CASSETTE_DIR = Path(__file__).resolve().parents[3] / "tests" / "cassettes" / "llm"
+#: where the cassettes are in a checkout, relative to its root (the tests and the eval runner use it)
+CHECKOUT_CASSETTE_DIR = Path("tests") / "cassettes" / "llm"
 MANIFEST_NAME = "MANIFEST.json"
 FILTER_HEADERS = ["authorization", "api-key", "x-api-key", "openai-organization"]
 _DROP_RESPONSE_HEADERS = ("set-cookie", "openai-organization", "openai-project")
@@ -35,6 +39,7 @@ DUMMY_KEY = "sk-test-not-a-real-key"
 #: nothing listens on the discard port: if a request escaped the cassette it would fail at once
 OFFLINE_BASE_URL = "http://127.0.0.1:9/v1"
 #: the settings fields that shape request bodies or their number; stored per cassette
+REPLAY_NEEDS = "replaying a cassette needs the replay extra (vcrpy): pip install 'e1prep[replay]'"
 REQUEST_SETTINGS = ("model", "mode", "temperature", "max_tokens", "chunk_chars", "context_chars", "max_reasks")
 
 
@@ -43,8 +48,8 @@ def cassette_name(case: str, prompt_id: str, prompt_version: str) -> str:
     return f"{case}__{prompt_id}-v{prompt_version}.yaml"
 
 
-def cassette_path(case: str, prompt: Prompt, directory: Path | None = None) -> Path:
-    return (directory or CASSETTE_DIR) / cassette_name(case, prompt.id, prompt.version)
+def cassette_path(case: str, prompt: Prompt, directory: Path) -> Path:
+    return directory / cassette_name(case, prompt.id, prompt.version)
 
 
 def library_versions() -> dict[str, str]:
@@ -141,9 +146,13 @@ def replay(cassette_path: str | Path, record: bool = False, *, record_mode: str 
     """Play HTTP exchanges from a cassette (``record_mode`` "none": an unknown request raises).
 
     ``record=True`` records instead ("all", or ``record_mode="new_episodes"``) and writes the
-    cassette when the block ends. Yields the vcrpy ``Cassette``.
+    cassette when the block ends. Yields the vcrpy ``Cassette``. Raises ``ConfigError`` (one line)
+    without vcrpy or when the cassette file cannot be parsed.
     """
-    import vcr  # a test/record dependency
+    try:
+        import vcr  # the dev extra: replaying is a test and eval feature
+    except ModuleNotFoundError:
+        raise ConfigError(REPLAY_NEEDS) from None
 
     mode = record_mode or ("all" if record else "none")
     if not record and mode != "none":
@@ -160,23 +169,28 @@ def replay(cassette_path: str | Path, record: bool = False, *, record_mode: str 
         decode_compressed_response=True,
     )
     recorder.register_serializer("e1prep-yaml", PrettyYAMLSerializer)
-    with recorder.use_cassette(str(path)) as cassette:
+    with ExitStack() as stack:
+        try:
+            cassette = stack.enter_context(recorder.use_cassette(str(path)))
+        except (yaml.YAMLError, KeyError, TypeError, ValueError) as exc:
+            reason = " ".join(str(exc).split())  # one line, whatever the parser said
+            raise ConfigError(f"{path}: not a readable cassette ({type(exc).__name__}: {reason})") from None
         yield cassette
 
 
 # --- the manifest -------------------------------------------------------------------------------
 
 
-def load_manifest(directory: Path | None = None) -> dict[str, Any]:
-    path = (directory or CASSETTE_DIR) / MANIFEST_NAME
+def load_manifest(directory: Path) -> dict[str, Any]:
+    path = directory / MANIFEST_NAME
     if not path.is_file():
         return {"cassettes": []}
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return data
 
 
-def write_manifest(manifest: dict[str, Any], directory: Path | None = None) -> Path:
-    folder = directory or CASSETTE_DIR
+def write_manifest(manifest: dict[str, Any], directory: Path) -> Path:
+    folder = directory
     folder.mkdir(parents=True, exist_ok=True)
     manifest["cassettes"] = sorted(manifest.get("cassettes", []), key=lambda e: e["file"])
     path = folder / MANIFEST_NAME
@@ -184,26 +198,37 @@ def write_manifest(manifest: dict[str, Any], directory: Path | None = None) -> P
     return path
 
 
-def manifest_entry(case: str, prompt_id: str = "extract_material", directory: Path | None = None) -> dict[str, Any]:
+def manifest_entry(case: str, directory: Path, prompt_id: str = "extract_material") -> dict[str, Any]:
     """The manifest entry of a case's cassette; ``LookupError`` says how to record it."""
     for entry in load_manifest(directory).get("cassettes", []):
         if entry.get("case") == case and entry.get("prompt_id") == prompt_id:
             return dict(entry)
-    raise LookupError(f"no cassette for case {case!r} and prompt {prompt_id!r}; record it with: {RECORD_COMMAND}")
+    raise LookupError(
+        f"no cassette for case {case!r} and prompt {prompt_id!r} in {directory}; record it with: {RECORD_COMMAND}"
+    )
+
+
+def entry_for_file(path: Path) -> dict[str, Any]:
+    """The manifest entry of the cassette file ``path`` (``MANIFEST.json`` beside it); ``LookupError`` if unlisted."""
+    for entry in load_manifest(path.parent).get("cassettes", []):
+        if entry.get("file") == path.name:
+            return dict(entry)
+    raise LookupError(f"{path}: not listed in {path.parent / MANIFEST_NAME}")
 
 
 def stale_reasons(
     entry: dict[str, Any],
     prompt: Prompt,
     schema_sha: str,
-    directory: Path | None = None,
     *,
+    directory: Path | None = None,
     requests_sha: str | None = None,
 ) -> list[str]:
     """Why a cassette no longer matches what the code would send (empty when it is fresh).
 
     ``requests_sha`` (``LLMProducer(replay_settings(entry)).requests_sha256(kb, doc)``) also
     catches changes outside the prompt file: the rendering, the note splitter, the document search.
+    ``directory`` (the cassette folder) also checks that the cassette file exists.
     """
     reasons = []
     if requests_sha is not None and entry.get("requests_sha256") != requests_sha:
@@ -214,7 +239,7 @@ def stale_reasons(
         reasons.append(f"prompt file {prompt.path.name} changed since recording")
     if entry.get("schema_sha256") != schema_sha:
         reasons.append("the response model's JSON schema changed since recording")
-    if not ((directory or CASSETTE_DIR) / entry["file"]).is_file():
+    if directory is not None and not (directory / entry["file"]).is_file():
         reasons.append(f"cassette file {entry['file']} is missing")
     return reasons
 
@@ -236,12 +261,14 @@ def replay_settings(entry: dict[str, Any], base: LLMSettings | None = None) -> L
 
 
 @contextmanager
-def replaying(case: str, prompt_id: str = "extract_material", directory: Path | None = None) -> Iterator[LLMSettings]:
-    """Replay a golden case's cassette; yields the settings to build ``LLMProducer`` with.
+def replaying(case: str, directory: Path, prompt_id: str = "extract_material") -> Iterator[LLMSettings]:
+    """Replay a golden case's cassette from ``directory``; yields the settings to build ``LLMProducer`` with.
 
-    >>> with replaying("2026-10-25-inference") as settings:          # doctest: +SKIP
+    >>> with replaying("2026-10-25-inference", Path("tests/cassettes/llm")) as settings:  # doctest: +SKIP
     ...     production = LLMProducer(settings).produce(kb, doc)
+
+    Raises ``LookupError`` when the case has no cassette, ``ConfigError`` without vcrpy (the dev extra).
     """
-    entry = manifest_entry(case, prompt_id, directory)
-    with replay((directory or CASSETTE_DIR) / entry["file"]):
+    entry = manifest_entry(case, directory, prompt_id)
+    with replay(directory / entry["file"]):
         yield replay_settings(entry)

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .._resources import package_dir
 from ..errors import ConfigError
 from ..knowledge import KnowledgeDoc, Section, arxiv_ids
 from ..loading import Material, split_front_matter
@@ -60,8 +61,8 @@ class Prompt:
 
 
 def default_prompts_dir() -> Path:
-    """``prompts/`` of the source checkout (``src/e1prep/llm`` → repository root)."""
-    return Path(__file__).resolve().parents[3] / "prompts"
+    """The prompts shipped inside the package (``e1prep/prompts/``; the checkout's ``prompts/`` links there)."""
+    return package_dir("prompts")
 
 
 def parse_prompt(path: Path) -> Prompt:
