@@ -154,7 +154,7 @@ def patterns() -> tuple[Pattern, ...]:
         for rx in row["regex"]:
             out.append(
                 Pattern(
-                    re.compile(rx, re.I),
+                    re.compile(rx) if row.get("case", False) else re.compile(rx, re.I),
                     row["kind"],
                     EvidenceLevel(row["level"]),
                     row["lang"],
@@ -176,7 +176,7 @@ def find(text: str, kinds: frozenset[str] = ALL_KINDS) -> list[Hit]:
     for p in patterns():
         if p.kind not in kinds:
             continue
-        for m in p.regex.finditer(low):
+        for m in p.regex.finditer(low if p.regex.flags & re.I else text):
             if m.end() > m.start():
                 found.append(Hit(m.start(), m.end(), Marker(m.group(0), p.kind, p.level, p.lang, p.access, p.explains)))
     if len(found) < 2:

@@ -416,8 +416,9 @@ class Verifier:
         return any(f.contains(token) for f in grounds) or self._in_header(token)
 
     def _in_header(self, token: str) -> bool:
-        header = normalize(f"{self.kb.date} {self.kb.manifest.created} {self.doc.version or ''}")
-        return occurs_in(token, header)
+        # each part on its own: normalize() drops spaces, and joined dates would run into each other
+        parts = (self.kb.date, self.kb.manifest.created, self.doc.version or "")
+        return any(part and occurs_in(token, normalize(str(part))) for part in parts)
 
     def _arxiv_text(self, path: str, text: str) -> list[Violation]:
         ids = [m.group(1) for m in ARXIV_RE.finditer(text)]
