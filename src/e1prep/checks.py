@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from .identity import short_title
 from .knowledge import KnowledgeDoc
 from .loading import KB, Material, card_field_line, card_repo, card_section
 from .models import (
@@ -219,8 +220,10 @@ def _items(kb: KB) -> Iterable[tuple[Material, NoteItem]]:
                 yield m, item
 
 
-def _item_key(item: NoteItem) -> str:
-    return re.split(r"[（(：:]", item.title)[0].strip() or item.title
+def _item_key(item: NoteItem, doc: KnowledgeDoc) -> str:
+    """How a registration names its item: the title's head without outlet labels or handles, as a
+    reader names a lead (``DeepInfer 源码级拆解``); it holds the rules' key where the item has one."""
+    return short_title(item)
 
 
 def _where_item(material: Material, item: NoteItem) -> SourceRef:
@@ -235,7 +238,7 @@ def stale(kb: KB, doc: KnowledgeDoc) -> Findings:
             continue
         out.append(
             Contradiction(
-                key=_item_key(item),
+                key=_item_key(item, doc),
                 kind=ContradictionKind.stale,
                 sources=[material.path],
                 evidence=item.evidence,
@@ -259,7 +262,7 @@ def not_quotable(kb: KB, doc: KnowledgeDoc) -> Findings:
         numbers_text = "、".join(dict.fromkeys(c.text for c in cites))
         out.append(
             Contradiction(
-                key=_item_key(item),
+                key=_item_key(item, doc),
                 kind=ContradictionKind.not_quotable,
                 sources=[material.path],
                 evidence=cites[0].evidence if cites else item.evidence,
@@ -303,7 +306,7 @@ def access_blocked(kb: KB, doc: KnowledgeDoc) -> Findings:
             continue
         out.append(
             Contradiction(
-                key=_item_key(item),
+                key=_item_key(item, doc),
                 kind=ContradictionKind.access_blocked,
                 sources=[material.path],
                 evidence=item.evidence,

@@ -112,6 +112,8 @@ def read_remark(text: str, legend: dict[str, Statement] | None = None) -> Statem
         words = [h.marker.text for h in hedges] + refused
         return Statement(EvidenceLevel.unverified, words, True, False, None, text)
     limits = [h for h in hits if h.marker.kind in LOWERING_KINDS and h.marker.kind != "partial"]
+    if positives or any(s.positive for s in symbol_statements):  # ``原文（摘要 + 正文）``: a bare word is what was read
+        limits = [h for h in limits if not h.marker.weak]
     pos_levels = [h.marker.level for h in positives] + [s.level for s in symbol_statements if s.positive]
     words = [h.marker.text for h in positives] + [w for s in symbol_statements for w in s.words]
     if not pos_levels and not limits and not symbol_statements:

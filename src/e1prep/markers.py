@@ -51,6 +51,10 @@ class Marker:
     lang: str
     access: bool = False
     explains: bool = False
+    #: a bare word (``摘要``, ``abstract``) that states a level only when no read is stated beside it
+    weak: bool = False
+    #: a clause that qualifies a full read before it on its line (``读过，但图表没加载出来``); alone it says nothing
+    qualifies: bool = False
 
     @property
     def pattern(self) -> str:
@@ -142,6 +146,8 @@ class Pattern:
     lang: str
     access: bool = False
     explains: bool = False
+    weak: bool = False
+    qualifies: bool = False
 
 
 @cache
@@ -160,6 +166,8 @@ def patterns() -> tuple[Pattern, ...]:
                     row["lang"],
                     bool(row.get("access", False)),
                     bool(row.get("explains", False)),
+                    bool(row.get("weak", False)),
+                    bool(row.get("qualifies", False)),
                 )
             )
     return tuple(out)
@@ -178,7 +186,11 @@ def find(text: str, kinds: frozenset[str] = ALL_KINDS) -> list[Hit]:
             continue
         for m in p.regex.finditer(low if p.regex.flags & re.I else text):
             if m.end() > m.start():
-                found.append(Hit(m.start(), m.end(), Marker(m.group(0), p.kind, p.level, p.lang, p.access, p.explains)))
+                found.append(
+                    Hit(m.start(), m.end(), Marker(m.group(0), p.kind, p.level, p.lang, p.access, p.explains, p.weak, p.qualifies))
+                )
+    if any(h.marker.qualifies for h in found):
+        found = [h for h in found if not h.marker.qualifies or _after_full_read(low, h, found)]
     if len(found) < 2:
         return found
     found.sort(key=lambda h: (h.start, -(h.end - h.start)))
@@ -190,6 +202,12 @@ def find(text: str, kinds: frozenset[str] = ALL_KINDS) -> list[Hit]:
             continue
         out.append(h)
     return out
+
+
+def _after_full_read(low: str, hit: Hit, hits: list[Hit]) -> bool:
+    """Whether a full-read statement stands before ``hit`` on the same line."""
+    line_start = low.rfind("\n", 0, hit.start) + 1
+    return any(h.marker.kind == "full" and line_start <= h.start < hit.start for h in hits)
 
 
 def _outranks(new: Hit, old: Hit) -> bool:
@@ -264,7 +282,7 @@ def plain_quotable(text: str, legend: Mapping[str, str] | None = None) -> tuple[
     hedge, relay) occurs anywhere in the item.
     """
     body = strip_urls(expand_symbols(text, legend))
-    hits = find(body)
+    hits = [h for h in find(body) if not h.marker.weak]
     lowering = next((h for h in hits if h.marker.kind in LOWERING_KINDS), None)
     if lowering is not None:
         return False, lowering.marker.text

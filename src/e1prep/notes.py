@@ -60,6 +60,8 @@ class NoteItem:
     legend: dict[str, str] = field(default_factory=dict)
     #: which layout recogniser produced the item (heading, numbered, table, bullet, link-paragraph, whole-note)
     recogniser: str = "heading"
+    #: e1prep.identity's decision for this item, per living document (decided once per run)
+    identity_cache: dict[int, object] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def remarks_not_understood(self) -> list[str]:

@@ -11,10 +11,10 @@ import logging
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass
 
-from . import markers, subjects
+from . import markers
+from .identity import identify
 from .knowledge import KnowledgeDoc
 from .lexicon import lexicon
 from .loading import KB, Material, card_field_line, card_repo, card_section
@@ -32,13 +32,11 @@ from .models import (
 from .notes import (
     NoteItem,
     blocks,
-    github_repo,
     index_only,
     is_stale,
     line_evidence,
     note_items,
     off_topic,
-    said_known,
 )
 from .numbers import parse_value, quantities
 from .producers import Production
@@ -48,8 +46,6 @@ log = logging.getLogger(__name__)
 
 #: items whose vocabulary barely overlaps the living document are off-topic for it
 MIN_TOPIC_OVERLAP = 0.12
-#: candidates within this score of the best one are comparable subjects
-SUBJECT_MARGIN = 2.5
 #: a product-like name: inner capitals or digits (``vLLM``, ``SGLang``, ``GB10``) or a hyphenated name (``llm-d``)
 _ENTITY = re.compile(
     r"(?<![A-Za-z0-9])(?:[A-Za-z]+[A-Z0-9][A-Za-z0-9]*|[A-Za-z][A-Za-z0-9]*-[A-Za-z0-9-]*[A-Za-z0-9])(?![A-Za-z0-9])"
@@ -131,29 +127,6 @@ def cite_numbers(
     return out
 
 
-def choose_key(
-    names: list[str], doc: KnowledgeDoc, asides: Sequence[str] = (), comparable: int | None = None
-) -> tuple[str, list[DocHits]]:
-    """The item's key: its first name with zero hits in the document (what is new about it).
-
-    When every name is known, the first name, or a known, more specific form of it named in the
-    title's parentheses (``vLLM-昆仑芯（vLLM-Kunlun）`` → ``vLLM-Kunlun``).
-    """
-    hits = [doc.search(n) for n in names]
-    for name, h in list(zip(names, hits, strict=True))[: comparable or len(names)]:
-        if h.hits == 0 and not re.fullmatch(r"[\u4e00-\u9fff]{1,3}", name):
-            return name, hits
-    if not names:
-        return "", hits
-    first = names[0]
-    for aside in asides:
-        if first.lower() in aside.lower() and aside.lower() != first.lower() and "/" not in aside:
-            found = doc.search(aside)
-            if found.hits:
-                return aside, [found, *hits]
-    return first, hits
-
-
 class RulesProducer:
     """The embedded default backend."""
 
@@ -179,39 +152,10 @@ class RulesProducer:
     def _note_item(
         self, kb: KB, material: Material, item: NoteItem, doc: KnowledgeDoc, index: SectionIndex, out: Production
     ) -> None:
-        ranked = subjects.candidates(item.title, item.text, item.urls)
-        # a new subject among the comparable best candidates (``DeepSeek DeepInfer``: the product, not the
-        # vendor the document knows); a far weaker candidate is never the key just because it is unknown
-        names = [c.name for c in ranked if c.score >= ranked[0].score - SUBJECT_MARGIN] if ranked else []
-        names += [c.name for c in ranked if c.name not in names]
-        if not names:
-            names = [item.title[:30] or f"{material.path}#{item.index}"]
-        key, hits = choose_key(
-            names,
-            doc,
-            _aside_names(item),
-            comparable=max(1, len([c for c in ranked if c.score >= ranked[0].score - SUBJECT_MARGIN])) if ranked else 1,
-        )
-        if not any(h.term == key and h.hits for h in hits):
-            # the same subject written in another script in the title's parentheses (``vLLM-昆仑芯（vLLM-Kunlun）``)
-            lead = re.split(r"[-\s]", key)[0].lower()
-            for aside in _aside_names(item):
-                found = doc.search(aside)
-                if found.hits and len(lead) >= 3 and aside.lower().startswith(lead):
-                    key, hits = aside, [found, *hits]
-                    break
-        # strong identity: the same URL, the same GitHub repository, or an arXiv id the document anchors
-        url_known = bool(item.url and item.url in doc.text)
-        repo_hit = next((h for h in hits if "/" not in h.term and h.term in _repo_names(item) and h.hits), None)
-        anchored = next((a for a in _own_arxiv(item) if doc.anchored(a)), None)
-        if repo_hit is not None:
-            key = repo_hit.term
-        strong = url_known or repo_hit is not None or anchored is not None
-        key_hits = next((h.hits for h in hits if h.term == key), 0)
+        ident = identify(item, doc)
+        key, hits, url_known, anchored = ident.key, ident.hits, ident.url_known, ident.anchored
         low = item.evidence not in (EvidenceLevel.verified, EvidenceLevel.partial)
-        # the note's own word that the document already holds it counts when the subject is named there
-        recheck = said_known(item.text) is not None and any(h.hits for h in hits)
-        known = strong or (key_hits > 0 and not low) or recheck
+        known = ident.known(item.evidence)
         excluded_reason = None
         if is_stale(item, kb.date):
             excluded_reason = f"内容日期 {item.date}，远早于批次日期（旧刊/旧内容），不作增量"
@@ -422,55 +366,6 @@ def _point_text(block: str) -> str:
     return text.replace("**", "").strip()
 
 
-def _repo_names(item: NoteItem) -> set[str]:
-    out = set()
-    for url in item.urls:
-        repo = github_repo(url, root_only=True)
-        if repo:
-            out.add(repo[1])
-    return out
-
-
-def _own_arxiv(item: NoteItem) -> list[str]:
-    """The item's own paper: an arXiv id in its URL or its title (not a background citation)."""
-    own = re.findall(r"arxiv\.org/(?:abs|pdf)/(\d{4}\.\d{4,5})", " ".join(item.urls))
-    return [a for a in item.arxiv if a in own or a in item.title]
-
-
 def _short_title(item: NoteItem) -> str:
     """The item's title without asides, as a reader would name it (``DeepInfer 源码级拆解``)."""
     return re.sub(r"[（(][^）)]*[）)]", "", item.title).strip(" ：:")[:60]
-
-
-def _aside_names(item: NoteItem) -> list[str]:
-    """Names given in the title's parentheses: ``vLLM-昆仑芯（vLLM-Kunlun）`` → ``vLLM-Kunlun``."""
-    asides = " ".join(re.findall(r"[（(]([^）)]*)[）)]", item.title))
-    return [m.group(0) for m in _TITLE_RUN.finditer(asides)]
-
-
-_TITLE_RUN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-_./][A-Za-z0-9]+)*(?:\s[A-Z][A-Za-z0-9]*(?:[-_./][A-Za-z0-9]+)*)*")
-_GENERIC = frozenset(
-    {"github", "readme", "docs", "blog", "note", "vs", "api", "release", "notes", "issue", "pr", "rfc", "the"}
-)
-
-
-def _title_names(item: NoteItem) -> list[str]:
-    """Names in the item's title, then its repo URL: ``'DeepSeek 开源 DeepInfer 推理栈'`` → DeepSeek, DeepInfer."""
-    names: list[str] = []
-    title = re.sub(r"[（(][^）)]*[）)]", " ", item.title)
-    for m in _TITLE_RUN.finditer(title):
-        name = re.sub(r"\s+v?\d+(?:\.\d+)+\S*$", "", m.group(0)).strip(" ./-")
-        if "/" in name:  # owner/repo: the repository's own name first, the full path as a second name
-            names.append(name.rsplit("/", 1)[-1])
-        name_like = not names or re.search(r"[A-Z0-9\-_/]", name)
-        if name_like and len(name) >= 2 and name.lower() not in _GENERIC and not re.fullmatch(r"v?\d+(\.\d+)*", name):
-            names.append(name)
-    for url in item.urls:
-        repo = github_repo(url)
-        if repo:
-            names += [f"{repo[0]}/{repo[1]}", repo[1]]
-    if not names:
-        cjk = re.match(r"\s*([^\s，。：:、（(—]{2,16})", title)
-        if cjk:
-            names.append(cjk.group(1))
-    return list(dict.fromkeys(names))

@@ -1,0 +1,125 @@
+"""Who an item is and whether the living document already holds it: decided once, read by all.
+
+The rules backend, the detectors and the model prompt's facts all ask this module, so a key and a
+known / new decision are never made twice in two ways. The subject comes from
+:mod:`e1prep.subjects`; "known" is searched in the living document by name, and by strong identity
+(the same URL, the repository root, the item's own arXiv id).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from . import subjects
+from .knowledge import KnowledgeDoc
+from .models import DocHits, EvidenceLevel
+from .notes import NoteItem, github_repo, said_known
+
+#: candidates within this score of the best one are comparable subjects
+SUBJECT_MARGIN = 2.5
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-_./][A-Za-z0-9]+)*(?:\s[A-Z][A-Za-z0-9]*(?:[-_./][A-Za-z0-9]+)*)*")
+
+
+@dataclass
+class Identity:
+    """An item's key, the hits of its names, and how the document knows it (if it does)."""
+
+    key: str
+    hits: list[DocHits] = field(default_factory=list)
+    url_known: bool = False
+    repo_known: bool = False
+    anchored: str | None = None
+    recheck: str | None = None  # the note's own words that the document holds it
+
+    @property
+    def strong(self) -> bool:
+        return self.url_known or self.repo_known or self.anchored is not None
+
+    @property
+    def key_hits(self) -> int:
+        return next((h.hits for h in self.hits if h.term == self.key), 0)
+
+    def known(self, evidence: EvidenceLevel) -> bool:
+        """Known by strong identity; by its name when read at least partly; or when the note says so."""
+        low = evidence not in (EvidenceLevel.verified, EvidenceLevel.partial)
+        named = any(h.hits for h in self.hits)
+        return self.strong or (self.key_hits > 0 and not low) or (self.recheck is not None and named)
+
+
+def short_title(item: NoteItem) -> str:
+    """The title's head: asides, outlet labels and handles removed (``@alphapicks：Index`` → ``Index``)."""
+    head, _ = subjects.strip_outlet(re.sub(r"\[([^\]]+)\]\([^)]+\)", r"\1", item.title))
+    first = re.split(r"\s*(?:[：:|｜]|\s[—–-]{1,2}\s|——)\s*", head)[0].strip()
+    return first or item.title
+
+
+def subject(item: NoteItem) -> str:
+    """The item's best-scored subject without the document (its short title when it has none)."""
+    ranked = subjects.candidates(item.title, item.text, item.urls)
+    return ranked[0].name if ranked else (re.split(r"[（(：:]", item.title)[0].strip() or item.title)
+
+
+def identify(item: NoteItem, doc: KnowledgeDoc) -> Identity:
+    """The item's key against the living document (cached on the item: one decision per run)."""
+    cached = item.identity_cache.get(id(doc))
+    if isinstance(cached, Identity):
+        return cached
+    ident = _identify(item, doc)
+    item.identity_cache[id(doc)] = ident
+    return ident
+
+
+def _identify(item: NoteItem, doc: KnowledgeDoc) -> Identity:
+    ranked = subjects.candidates(item.title, item.text, item.urls)
+    # a new subject among the comparable best candidates (``DeepSeek DeepInfer``: the product, not the
+    # vendor the document knows); a far weaker candidate is never the key just because it is unknown
+    comparable = [c.name for c in ranked if c.score >= ranked[0].score - SUBJECT_MARGIN] if ranked else []
+    names = comparable + [c.name for c in ranked if c.name not in comparable]
+    if not names:
+        names = [item.title[:30] or f"{item.material}#{item.index}"]
+    hits = [doc.search(n) for n in names]
+    key = next(
+        (
+            n
+            for n, h in list(zip(names, hits, strict=True))[: max(1, len(comparable))]
+            if h.hits == 0 and not _short_cjk(n)
+        ),
+        names[0],
+    )
+    if not any(h.term == key and h.hits for h in hits):
+        # the same subject in another script in the title's parentheses (``vLLM-昆仑芯（vLLM-Kunlun）``)
+        lead = re.split(r"[-\s]", key)[0].lower()
+        for aside in aside_names(item):
+            found = doc.search(aside)
+            if found.hits and len(lead) >= 3 and aside.lower().startswith(lead):
+                key, hits = aside, [found, *hits]
+                break
+    repos = {repo[1] for url in item.urls if (repo := github_repo(url, root_only=True))}
+    repo_hit = next((h for h in hits if "/" not in h.term and h.term in repos and h.hits), None)
+    if repo_hit is not None:
+        key = repo_hit.term
+    return Identity(
+        key=key,
+        hits=hits,
+        url_known=bool(item.url and item.url in doc.text),
+        repo_known=repo_hit is not None,
+        anchored=next((a for a in own_arxiv(item) if doc.anchored(a)), None),
+        recheck=said_known(item.text),
+    )
+
+
+def _short_cjk(name: str) -> bool:
+    return bool(re.fullmatch(r"[\u4e00-\u9fff]{1,3}", name))
+
+
+def aside_names(item: NoteItem) -> list[str]:
+    """Names given in the title's parentheses: ``vLLM-昆仑芯（vLLM-Kunlun）`` → ``vLLM-Kunlun``."""
+    asides = " ".join(re.findall(r"[（(]([^）)]*)[）)]", item.title))
+    return [m.group(0) for m in _NAME.finditer(asides)]
+
+
+def own_arxiv(item: NoteItem) -> list[str]:
+    """The item's own paper: an arXiv id in its URL or its title (not a background citation)."""
+    own = re.findall(r"arxiv\.org/(?:abs|pdf)/(\d{4}\.\d{4,5})", " ".join(item.urls))
+    return [a for a in item.arxiv if a in own or a in item.title]
