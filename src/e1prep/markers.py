@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 
@@ -141,13 +141,10 @@ class Pattern:
     """A table row that names a shape of words rather than one phrase (``只看了…摘要``)."""
 
     regex: re.Pattern[str]
-    kind: str
-    level: EvidenceLevel
-    lang: str
-    access: bool = False
-    explains: bool = False
-    weak: bool = False
-    qualifies: bool = False
+    proto: Marker  # what a match means; its text is the matched words
+
+    def marker(self, words: str) -> Marker:
+        return replace(self.proto, text=words)
 
 
 @cache
@@ -157,19 +154,15 @@ def patterns() -> tuple[Pattern, ...]:
     for row in tomllib.loads(raw).get("pattern", []):
         if row["kind"] not in ALL_KINDS:
             raise ValueError(f"markers.toml: unknown kind {row['kind']!r}")
+        proto = Marker(
+            "",
+            row["kind"],
+            EvidenceLevel(row["level"]),
+            row["lang"],
+            **{flag: bool(row.get(flag, False)) for flag in ("access", "explains", "weak", "qualifies")},
+        )
         for rx in row["regex"]:
-            out.append(
-                Pattern(
-                    re.compile(rx) if row.get("case", False) else re.compile(rx, re.I),
-                    row["kind"],
-                    EvidenceLevel(row["level"]),
-                    row["lang"],
-                    bool(row.get("access", False)),
-                    bool(row.get("explains", False)),
-                    bool(row.get("weak", False)),
-                    bool(row.get("qualifies", False)),
-                )
-            )
+            out.append(Pattern(re.compile(rx) if row.get("case", False) else re.compile(rx, re.I), proto))
     return tuple(out)
 
 
@@ -182,13 +175,11 @@ def find(text: str, kinds: frozenset[str] = ALL_KINDS) -> list[Hit]:
     table = _by_text()
     found = [Hit(m.start(), m.end(), table[m.group(0)]) for m in _regex(frozenset(kinds)).finditer(low)]
     for p in patterns():
-        if p.kind not in kinds:
+        if p.proto.kind not in kinds:
             continue
         for m in p.regex.finditer(low if p.regex.flags & re.I else text):
             if m.end() > m.start():
-                found.append(
-                    Hit(m.start(), m.end(), Marker(m.group(0), p.kind, p.level, p.lang, p.access, p.explains, p.weak, p.qualifies))
-                )
+                found.append(Hit(m.start(), m.end(), p.marker(m.group(0))))
     if any(h.marker.qualifies for h in found):
         found = [h for h in found if not h.marker.qualifies or _after_full_read(low, h, found)]
     if len(found) < 2:
