@@ -38,7 +38,7 @@ REMARK_LINE = re.compile(
 _WEAK_LABELS = {"状态", "status", "可信度"}
 
 LEGEND_LINE = re.compile(
-    r"^\s*(?:[-*>]\s*)?(?:\*\*)?[^\s:：|]{0,4}?(?:标记说明|图例|符号说明|标注说明|标记|符号|等级|Legend|Key|Symbols)(?:\*\*)?"
+    r"^\s*(?:[-*>]\s*)?(?:\*\*)?[^:：|\n]{0,12}?(?:标记说明|图例|符号说明|标注说明|标记|符号|等级|Legend|Key|Symbols)(?:\*\*)?"
     r"\s*[:：]\s*(?P<rest>.*)$",
     re.I,
 )
@@ -190,7 +190,7 @@ def _legend_entries(rest: str) -> list[tuple[str, str]]:
     for a, b in starts:
         before = rest[:a].rstrip()
         after_separator = (
-            a == 0 or not before or _SEPARATOR.fullmatch(rest[a - 1]) or before[-1] in "：:/／|·・;；,，、"
+            a == 0 or not before or _SEPARATOR.fullmatch(rest[a - 1]) or before[-1] in "：:/／|·・;；,，、*_"
         )
         if after_separator and (not kept or a >= kept[-1][1]):
             kept.append((a, b))

@@ -305,14 +305,19 @@ def table_metadata(body: str, fields: tuple[str, ...]) -> dict[str, Any]:
     ]
     rows = [r for r in rows if not all(re.fullmatch(r":?-{2,}:?", c) for c in r if c)]
     known = {f.lower() for f in fields} | {n for names in _field_names().values() for n in names}
+
+    def field_of(cell: str) -> str | None:  # ``⭐ stars`` → ``stars``; ``last commit`` → ``last_commit``
+        name = re.sub(r"\s+", "_", re.sub(r"[^\w\s]", " ", cell.lower()).strip())
+        return name if name in known else next((k for k in known if k in name.split("_") and len(k) > 3), None)
+
     out: dict[str, Any] = {}
     for r in rows:  # vertical: field | value
-        if len(r) >= 2 and r[0].lower() in known:
-            out[r[0].lower()] = _scalar(r[1].strip('"'))
+        if len(r) >= 2 and (f := field_of(r[0])):
+            out[f] = _scalar(r[1].strip('"'))
     if not out and len(rows) >= 2:  # horizontal: a header of field names over one row of values
-        header = [c.lower() for c in rows[0]]
-        if sum(1 for h in header if h in known) >= 2:
-            out = {h: _scalar(v.strip('"')) for h, v in zip(header, rows[1], strict=False) if h in known}
+        header = [field_of(c) for c in rows[0]]
+        if sum(1 for h in header if h) >= 2:
+            out = {h: _scalar(v.strip('"')) for h, v in zip(header, rows[1], strict=False) if h}
     return out
 
 
@@ -361,10 +366,15 @@ def card_section(body: str, names: tuple[str, ...]) -> str:
 
 
 def card_repo(card: Material) -> str:
-    """``owner/name`` from the card's ``repo`` field, else from its file name (``4572-owner-name.md``)."""
+    """``owner/name`` from the card's ``repo`` field, else its GitHub URL (a ``url`` field or the first
+    one in its text), else its file name (``4572-owner-name.md``)."""
     repo = card.front.get("repo")
     if isinstance(repo, str) and repo:
         return repo
+    for text in (str(card.front.get("url") or ""), card.body):
+        m = re.search(r"github\.com/([\w.\-]+)/([\w\-]+(?:\.[\w\-]+)*?)(?:\.git)?(?![\w.\-])", text)
+        if m:
+            return f"{m.group(1)}/{m.group(2)}"
     return re.sub(r"^\d+-", "", card.path.rsplit("/", 1)[-1].removesuffix(".md"))
 
 
