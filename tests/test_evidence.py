@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -93,10 +96,10 @@ def test_most_restrictive_of_several_remarks_wins_whatever_the_order() -> None:
 
 
 def test_remark_not_understood_is_unverified_and_listed() -> None:
-    [item] = split_note(P, _item("核查：嗯，大体上 OK 吧"))
+    [item] = split_note(P, _item("核查：嗯，大体上 OK"))
     assert item.evidence is L.unverified
     assert not item.reading.understood
-    assert item.remarks_not_understood == ["- 核查：嗯，大体上 OK 吧"]
+    assert item.remarks_not_understood == ["- 核查：嗯，大体上 OK"]
 
 
 def test_deciding_words_are_recorded() -> None:
@@ -181,7 +184,19 @@ def test_the_table_is_the_single_source_of_markers() -> None:
 VERIFIED_ITEM = (
     "### Alpha 引擎开源\n- URL: https://example.com/alpha\n- 核查：已核查原文\n- 吞吐提升 3 倍，延迟 120 ms。\n"
 )
-LOWERING = sorted({m.text for m in markers.markers() if m.kind in markers.LOWERING_KINDS})
+#: phrases to insert: the table's own lowering words, the hedged remarks above, and every remark of the
+#: oracle (evals/remarks) that its labeller, who never read the table, put below ``verified``
+_ORACLE = Path(__file__).resolve().parents[1] / "evals" / "remarks" / "oracle.jsonl"
+_ORACLE_LOWER = [
+    row["remark"]
+    for row in map(json.loads, _ORACLE.read_text(encoding="utf-8").splitlines())
+    if row["level"] != "verified" and not row["legend"]
+]
+LOWERING = sorted(
+    {m.text for m in markers.markers() if m.kind in markers.LOWERING_KINDS}
+    | {h.split("：", 1)[-1].split(": ", 1)[-1] for h in HEDGED if "✅" not in h and "cannot parse" not in h}
+    | set(_ORACLE_LOWER)
+)
 
 
 def _facts(text: str) -> MaterialFacts:
@@ -195,7 +210,7 @@ def test_the_verified_item_is_quotable_before_insertion() -> None:
     assert facts.level_of("120 ms") is L.verified
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@settings(max_examples=600, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(phrase=st.sampled_from(LOWERING), where=st.integers(min_value=0, max_value=4), data=st.data())
 def test_any_hedge_or_limitation_anywhere_leaves_no_number_quotable(phrase: str, where: int, data) -> None:
     lines = VERIFIED_ITEM.rstrip("\n").split("\n")

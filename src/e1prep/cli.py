@@ -92,6 +92,11 @@ def _parser() -> argparse.ArgumentParser:
     e.add_argument(
         "--cassettes", metavar="DIR", help="llm backend: cassette folder (default: tests/cassettes/llm of the checkout)"
     )
+    e.add_argument(
+        "--variants-dir",
+        metavar="DIR",
+        help="rules backend: where the layout variants of the golden cases are written (default: a temporary folder)",
+    )
     return p
 
 

@@ -17,17 +17,12 @@ from typing import Any
 from .errors import InputError
 from .golden import ExpectedContradiction, ExpectedObject, GoldenCase, load_golden
 from .models import Brief
+from .naming import norm_name
 from .numbers import normalize, occurs_in
 from .pipeline import draft_brief
 from .producers import Producer
 
 LISTS = ("increments", "refreshes", "contradictions", "anchors")
-
-
-def norm_name(name: str) -> str:
-    """Names compare without case, spaces, punctuation or an ``arXiv:`` prefix."""
-    name = re.sub(r"^arxiv[:：]\s*", "", name.strip(), flags=re.I)
-    return re.sub(r"[\s\-_/.·:：,，()（）\[\]「」'\"`*]+", "", name.lower())
 
 
 def name_score(brief_names: list[str], expected: ExpectedObject) -> int:
@@ -308,6 +303,20 @@ def table(results: list[CaseResult], figures: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _layout_invariance(golden_dir: Path, work: str | None) -> Any:
+    """Draft every golden case re-rendered in other layouts (e1prep.invariance) and compare."""
+    import tempfile
+
+    from .invariance import score as score_layouts
+
+    folders = list(cases(golden_dir, None))
+    if work:
+        Path(work).mkdir(parents=True, exist_ok=True)
+        return score_layouts(folders, Path(work))
+    with tempfile.TemporaryDirectory(prefix="e1prep-variants-") as tmp:
+        return score_layouts(folders, Path(tmp))
+
+
 def run_cli(args: argparse.Namespace) -> int:
     golden_dir = Path(args.golden) if args.golden else CHECKOUT_GOLDEN
     thresholds_path = Path(args.thresholds) if args.thresholds else CHECKOUT_THRESHOLDS
@@ -329,6 +338,12 @@ def run_cli(args: argparse.Namespace) -> int:
         remarks = score_remarks(oracle)
         figures.update(remarks.figures())
         print(f"\nremark oracle ({oracle}):\n{remarks.table()}")
+    if args.backend == "rules" and not args.cases:  # the reader's independence of the notes' layout
+        invariance = _layout_invariance(golden_dir, getattr(args, "variants_dir", None))
+        figures["layout_invariance"] = round(invariance.share, 3)
+        print(f"\nlayout invariance: {invariance.same}/{invariance.checked} variants agree ({invariance.share:.0%})")
+        for name, diff in invariance.differences.items():
+            print(f"  {name}: " + "; ".join(diff[:3]))
     report = {
         "backend": args.backend,
         "overall": figures,

@@ -112,7 +112,11 @@ def read_remark(text: str, legend: dict[str, Statement] | None = None) -> Statem
         words = [h.marker.text for h in hedges] + refused
         return Statement(EvidenceLevel.unverified, words, True, False, None, text)
     limits = [h for h in hits if h.marker.kind in LOWERING_KINDS and h.marker.kind != "partial"]
-    if positives or any(s.positive for s in symbol_statements):  # ``原文（摘要 + 正文）``: a bare word is what was read
+    full_read = any(h.marker.kind == "full" for h in positives) or any(
+        s.positive and s.level is EvidenceLevel.verified for s in symbol_statements
+    )
+    if positives or any(s.positive for s in symbol_statements):
+        # ``原文（摘要 + 正文）``, ``标题与目录已核（预告级摘要）``: beside a stated read, a bare word names what was read
         limits = [h for h in limits if not h.marker.weak]
     pos_levels = [h.marker.level for h in positives] + [s.level for s in symbol_statements if s.positive]
     words = [h.marker.text for h in positives] + [w for s in symbol_statements for w in s.words]
@@ -127,12 +131,10 @@ def read_remark(text: str, legend: dict[str, Statement] | None = None) -> Statem
     explained = any(not h.marker.explains for h in limits)
     for h in limits:
         words.append(h.marker.text)
-        exclusive = h.marker.kind in ("summary", "snippet")
-        full_positive = any(p.marker.kind == "full" for p in positives) or any(
-            s.positive and s.level is EvidenceLevel.verified for s in symbol_statements
-        )
-        # a full read with a stated limitation is partial; a partial check keeps the limitation's own level
-        if full_positive and not exclusive:
+        # only a summary, a snippet, or the vendor's own numbers: that, whatever else was read
+        exclusive = h.marker.kind in ("summary", "snippet", "vendor")
+        # a full read with another stated limitation is partial; a partial check keeps the limitation's level
+        if full_read and not exclusive:
             levels.append(EvidenceLevel.partial)
         elif h.marker.explains and explained:
             continue
@@ -141,9 +143,6 @@ def read_remark(text: str, legend: dict[str, Statement] | None = None) -> Statem
     if any(not s.understood for s in symbol_statements):
         levels.append(EvidenceLevel.unverified)
     level = strictest(*levels)
-    full_read = any(h.marker.kind == "full" for h in positives) or any(
-        s.positive and s.level is EvidenceLevel.verified for s in symbol_statements
-    )
     blocked = None
     if not full_read:
         blocked = (
@@ -167,7 +166,8 @@ def _symbols(body: str, legend: dict[str, Statement]) -> list[Statement]:
     out = []
     for sym in legend_symbols(body, legend):
         st = legend[sym]
-        out.append(Statement(st.level, [f"{sym}（图例：{st.text}）"], st.understood, st.positive, st.blocked, sym))
+        said = "、".join(st.words) or st.text[:30]  # the legend's deciding words, not its whole sentence
+        out.append(Statement(st.level, [f"{sym}（图例：{said}）"], st.understood, st.positive, st.blocked, sym))
     return out
 
 
@@ -182,7 +182,8 @@ def _legend_entries(rest: str) -> list[tuple[str, str]]:
     """
     starts: list[tuple[int, int]] = []
     for m in _SYMBOL_RUN.finditer(rest):
-        starts.append((m.start(), m.end()))
+        if not re.match(r"[\w\u3400-\u9fff]", rest[m.end() : m.end() + 1]):  # ``@handle`` is a name, not a sign
+            starts.append((m.start(), m.end()))
     for m in _CODE.finditer(rest):
         starts.append((m.start(1), m.end(1)))
     starts.sort()

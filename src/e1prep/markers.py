@@ -196,9 +196,9 @@ def find(text: str, kinds: frozenset[str] = ALL_KINDS) -> list[Hit]:
 
 
 def _after_full_read(low: str, hit: Hit, hits: list[Hit]) -> bool:
-    """Whether a full-read statement stands before ``hit`` on the same line."""
-    line_start = low.rfind("\n", 0, hit.start) + 1
-    return any(h.marker.kind == "full" and line_start <= h.start < hit.start for h in hits)
+    """Whether a full-read statement stands before ``hit`` in the same line or table cell."""
+    start = max(low.rfind("\n", 0, hit.start), low.rfind("|", 0, hit.start), low.rfind("<br", 0, hit.start)) + 1
+    return any(h.marker.kind == "full" and start <= h.start < hit.start for h in hits)
 
 
 def _outranks(new: Hit, old: Hit) -> bool:
@@ -268,19 +268,21 @@ def plain_quotable(text: str, legend: Mapping[str, str] | None = None) -> tuple[
     The note's legend symbols are replaced by their legend words first (``✔`` → ``全文读过``), so a
     symbol counts exactly as the words the note defines it by; nothing else of the reader is used.
 
-    Quotable only if some full-read marker stands un-negated and outside quotation marks, and no
-    marker of a lowering kind (partial, summary, snippet, vendor, limitation, unverified, do-not-quote,
-    hedge, relay) occurs anywhere in the item.
+    Quotable only if some full-read marker stands un-negated and outside quotation marks, no full-read
+    marker anywhere is negated or quoted (``没有读完全文``, ``作者说「原文已读」``), and no marker of a lowering
+    kind (partial, summary, snippet, vendor, limitation, unverified, do-not-quote, hedge, relay) occurs
+    anywhere in the item.
     """
     body = strip_urls(expand_symbols(text, legend))
-    hits = [h for h in find(body) if not h.marker.weak]
+    hits = find(body)  # every lowering word counts here, the bare ones (``摘要``) too: this rule stays simple
     lowering = next((h for h in hits if h.marker.kind in LOWERING_KINDS), None)
     if lowering is not None:
         return False, lowering.marker.text
-    for h in hits:
-        if h.marker.kind == "full" and not negated(body, h, hits) and not in_quotes(body, h.start):
-            return True, h.marker.text
-    return False, ""
+    full = [h for h in hits if h.marker.kind == "full"]
+    refused = next((h for h in full if negated(body, h, hits) or in_quotes(body, h.start)), None)
+    if refused is not None:
+        return False, refused.marker.text
+    return (True, full[0].marker.text) if full else (False, "")
 
 
 def plain_level(text: str, legend: Mapping[str, str] | None = None) -> EvidenceLevel:

@@ -60,6 +60,9 @@ class NoteItem:
     legend: dict[str, str] = field(default_factory=dict)
     #: which layout recogniser produced the item (heading, numbered, table, bullet, link-paragraph, whole-note)
     recogniser: str = "heading"
+    #: a table row's check cell (its remark) and its other cells, by the header's meaning
+    check_cell: str | None = None
+    cells: list[str] = field(default_factory=list)
     #: e1prep.identity's decision for this item, per living document (decided once per run)
     identity_cache: dict[int, object] = field(default_factory=dict, repr=False, compare=False)
 
@@ -187,6 +190,7 @@ class _Span:
     end: int  # exclusive
     recogniser: str = "heading"
     check: str | None = None  # a table row's check cell
+    cells: list[str] = field(default_factory=list)  # a table row's other cells (not title, URL, number, check)
 
 
 def _cells(row: str) -> list[str]:
@@ -218,7 +222,12 @@ def _table_spans(lines: list[str]) -> tuple[list[_Span], list[list[str]]]:
         check_col = meanings.index("check") if "check" in meanings else None
         title = cells[title_col] if title_col < len(cells) else cells[0]
         check = cells[check_col] if check_col is not None and check_col < len(cells) else None
-        spans.append(_Span(title, i, i + 1, "table", check))
+        other = [
+            c
+            for n, c in enumerate(cells)
+            if n not in (title_col, check_col) and c and not URL_RE.fullmatch(c) and not re.fullmatch(r"[#\d\s.]+", c)
+        ]
+        spans.append(_Span(title, i, i + 1, "table", check, other))
         rows.append(cells)
     return spans, rows
 
@@ -254,8 +263,18 @@ def _heading_spans(lines: list[str]) -> list[_Span]:
     return spans
 
 
+def _is_field_line(text: str) -> bool:
+    """A line that is one field of an item (``链接：…``, ``URL: …``, ``arXiv:…``), never an item itself."""
+    m = re.match(r"^\s*(?:[-*+]\s+)?(?:\*\*)?([^\s:：*]{1,12})(?:\*\*)?\s*[:：]", text)
+    return bool(m and lexicon().is_label(m.group(1)))
+
+
 def _list_spans(lines: list[str], rx: re.Pattern[str], need_url: bool, name: str = "list") -> list[_Span]:
-    starts = [(i, m.group(m.lastindex or 1)) for i, line in enumerate(lines) if (m := rx.match(line))]
+    starts = [
+        (i, m.group(m.lastindex or 1))
+        for i, line in enumerate(lines)
+        if (m := rx.match(line)) and not _is_field_line(line)
+    ]
     spans = []
     for n, (i, title) in enumerate(starts):
         end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
@@ -291,9 +310,19 @@ def _titled_url_spans(lines: list[str]) -> list[_Span]:
     return spans
 
 
+_BOLD_TITLE = re.compile(r"^\*\*([^*\n]{2,200})\*\*$")
+
+
 def _link_paragraph_spans(lines: list[str]) -> list[_Span]:
-    """Prose items: a paragraph that opens with a Markdown link is an item titled by the link's text."""
-    starts = [(i, m.group(1)) for i, line in enumerate(lines) if (m := _LINK_TITLE.match(line.strip()))]
+    """Prose items: a paragraph that opens with a Markdown link (or a title line set in bold) is an item
+    titled by that text; a link inside a paragraph is not a new item."""
+    starts = []
+    for i, line in enumerate(lines):
+        if i > 0 and lines[i - 1].strip():
+            continue  # not a paragraph's first line
+        m = _LINK_TITLE.match(line.strip()) or _BOLD_TITLE.match(line.strip())
+        if m and not _is_field_line(line):
+            starts.append((i, m.group(1)))
     spans = []
     for n, (i, title) in enumerate(starts):
         end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
@@ -343,7 +372,8 @@ def _refine(lines: list[str], spans: list[_Span]) -> list[_Span]:
         own_url = any(URL_RE.search(line) for line in lines[span.start : span.start + 1 + (sub[0].start if sub else 0)])
         if sub and not own_url:
             out.extend(
-                _Span(s.title, s.start + span.start + 1, s.end + span.start + 1, s.recogniser, s.check) for s in sub
+                _Span(s.title, s.start + span.start + 1, s.end + span.start + 1, s.recogniser, s.check, s.cells)
+                for s in sub
             )
         elif own_url or URL_RE.search("\n".join(inner)) or re.match(r"^(?:\d{1,3}[.)、]|[①-⑳])", span.title):
             out.append(span)
@@ -375,6 +405,7 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
                 number=numbers[n - 1],
                 recogniser=span.recogniser,
                 check_cell=span.check,
+                cells=span.cells,
             )
         )
     return items
@@ -409,6 +440,7 @@ def make_item(
     number: int | None = None,
     recogniser: str = "heading",
     check_cell: str | None = None,
+    cells: list[str] | None = None,
 ) -> NoteItem:
     reading = read_evidence(text, ctx, number, check_cell)
     urls = list(dict.fromkeys(u.rstrip(".,;:)") for u in URL_RE.findall(text)))
@@ -428,6 +460,8 @@ def make_item(
         reading=reading,
         legend=ctx.legend_words if ctx else {},
         recogniser=recogniser,
+        check_cell=check_cell,
+        cells=list(cells or []),
     )
 
 
