@@ -116,7 +116,8 @@ def read_remark(text: str, legend: dict[str, Statement] | None = None) -> Statem
         s.positive and s.level is EvidenceLevel.verified for s in symbol_statements
     )
     if positives or any(s.positive for s in symbol_statements):
-        # ``原文（摘要 + 正文）``, ``标题与目录已核（预告级摘要）``: beside a stated read, a bare word names what was read
+        # ``原文（摘要 + 正文）``, ``标题与目录已核（预告级摘要）``: beside a stated read, a bare word names
+        # what was read
         limits = [h for h in limits if not h.marker.weak]
     pos_levels = [h.marker.level for h in positives] + [s.level for s in symbol_statements if s.positive]
     words = [h.marker.text for h in positives] + [w for s in symbol_statements for w in s.words]

@@ -58,8 +58,8 @@ class _Item:
 def _parts(item: NoteItem) -> _Item:
     title = item.title.replace("|", "/").strip() or "(untitled)"
     if item.recogniser == "table":  # a row: its check cell is the remark, its other cells the lines
-        remarks = [item.check_cell] if item.check_cell else []
-        return _Item(title, item.urls, remarks, [c.replace("|", "/") for c in item.cells])
+        checks = [item.check_cell] if item.check_cell else []
+        return _Item(title, item.urls, checks, [c.replace("|", "/") for c in item.cells])
     lines = item.text.split("\n")
     remarks: list[str] = []
     rest: list[str] = []
