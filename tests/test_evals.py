@@ -110,3 +110,17 @@ def test_eval_cli_unknown_case_is_exit_2(monkeypatch, capsys) -> None:
     monkeypatch.chdir(ROOT)
     assert main(["eval", "--case", "no-such-case"]) == 2
     assert "no-such-case" in capsys.readouterr().err
+
+
+def test_a_set_of_cases_is_gated_on_its_own_floors(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(ROOT)
+    split = tmp_path / "t.toml"
+    split.write_text(
+        "[rules]\nincrements_f1_min = 0.5\n"
+        '[rules.set.hard]\ncases = ["2026-11-11-otherhand-b"]\nincrements_f1_min = 1.01\n',
+        encoding="utf-8",
+    )
+    assert main(["eval", "--backend", "rules", "--thresholds", str(split)]) == 1
+    err = capsys.readouterr().err
+    assert "[hard] increments_f1" in err
+    assert "rules: increments_f1" not in err  # the other cases pass their own floor

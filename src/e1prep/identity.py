@@ -48,10 +48,12 @@ class Identity:
 
 
 def short_title(item: NoteItem) -> str:
-    """The title's head: asides, outlet labels and handles removed (``@alphapicks：Index`` → ``Index``)."""
-    head, _ = subjects.strip_outlet(re.sub(r"\[([^\]]+)\]\([^)]+\)", r"\1", item.title))
-    first = re.split(r"\s*(?:[：:|｜]|\s[—–-]{1,2}\s|——)\s*", head)[0].strip()
-    return first or item.title
+    """The title's head, as a reader names a lead (``DeepInfer 源码级拆解``, ``AINews（Oct 2026）`` →
+    ``AINews``); an author's handle is who wrote it, not a name (``@alphapicks：Index`` → ``Index``)."""
+    title = re.sub(r"\[([^\]]+)\]\([^)]+\)", r"\1", item.title)
+    parts = [p.strip() for p in re.split(r"[（(：:]", title) if p.strip()]
+    parts = [p for p in parts if not p.startswith("@")] or parts
+    return parts[0] if parts else item.title
 
 
 def subject(item: NoteItem) -> str:
