@@ -75,6 +75,16 @@ class NoteItem:
     def url(self) -> str | None:
         return self.urls[0] if self.urls else None
 
+    @property
+    def symbols(self) -> list[str]:
+        """The note's legend symbols this item carries (read through the note's legend)."""
+        return [sym for sym in self.legend if sym in self.text]
+
+    @property
+    def body_lines(self) -> list[tuple[int, str]]:
+        """Every line of the item with its 1-based line number in the material."""
+        return list(enumerate(self.text.split("\n"), start=self.line_start))
+
 
 def line_evidence(line: str) -> EvidenceLevel | None:
     """A level that a single line's own wording imposes on its numbers (vendor, unverified...)."""
