@@ -62,6 +62,7 @@ class Statement:
     positive: bool = False  # the writer's own full or partial read
     blocked: str | None = None  # an access problem or truncation, when nothing was read in full
     text: str = ""
+    full: bool = False  # the writer's own full read (un-negated, unquoted, unhedged)
 
 
 @dataclass
@@ -77,6 +78,8 @@ class Reading:
     stated: bool = False  # the note says anything about this item's check
     #: the level before the verifier's plain rule capped it (``level`` is the capped one), if capped
     reader_level: EvidenceLevel | None = None
+    #: the writer states an un-negated, unquoted full read of the item (its numbers may still be capped)
+    read_in_full: bool = False
 
     @property
     def remark(self) -> str:
@@ -151,12 +154,14 @@ def read_remark(text: str, legend: dict[str, Statement] | None = None) -> Statem
             or next((h.marker.text for h in hits if _truncation(h)), None)
             or next((s.blocked for s in symbol_statements if s.blocked), None)
         )
-    return Statement(level, words, all(s.understood for s in symbol_statements), bool(pos_levels), blocked, text)
+    understood = all(s.understood for s in symbol_statements)
+    return Statement(level, words, understood, bool(pos_levels), blocked, text, full=full_read)
 
 
 def _truncation(h: Hit) -> bool:
-    """A partial check or a truncated page (what the detectors call blocked, besides access)."""
-    return h.marker.kind == "partial" or (h.marker.kind == "limitation" and h.marker.level is EvidenceLevel.partial)
+    """A truncated page (what the detectors call blocked, besides access); a partial read by choice
+    (``只看到预览``) is not a blocked page."""
+    return h.marker.kind == "limitation" and h.marker.level is EvidenceLevel.partial
 
 
 def _context(body: str, h: Hit) -> str:
@@ -261,13 +266,13 @@ _LIST = rf"{_N}(?:\s*(?:[、,，和及与]|[-–—~～到至])\s*{_N})*"
 _SELECTOR = re.compile(
     rf"(?P<first>前|头)\s*(?P<fn>{_N})\s*条|(?P<last>后|最后)\s*(?P<ln>{_N})\s*条|第\s*(?P<list>{_LIST})\s*条|"
     rf"(?P<rest>其余|其他|其它|剩下|剩余)(?:的)?(?:\s*{_N}\s*条)?|"
-    r"(?:the\s+)?first\s+(?P<efn>\d{1,3}|two|three|four|five)\s+(?:items?|entries|links|posts)|"
-    r"(?:the\s+)?last\s+(?P<eln>\d{1,3}|two|three|four|five)\s+(?:items?|entries|links|posts)|"
+    r"(?:the\s+)?first\s+(?P<efn>\d{1,3}|two|three|four|five|six)\b(?:\s+(?:items?|entries|links|posts|ones))?|"
+    r"(?:the\s+)?last\s+(?P<eln>\d{1,3}|two|three|four|five|six)\b(?:\s+(?:items?|entries|links|posts|ones))?|"
     r"items?\s+(?P<elist>\d{1,3}(?:\s*(?:,|and|&|-|–|to)\s*\d{1,3})*)|"
     r"(?P<erest>the\s+rest|the\s+others|the\s+remaining(?:\s+(?:items|ones))?)",
     re.I,
 )
-_EN_NUM = {"two": 2, "three": 3, "four": 4, "five": 5}
+_EN_NUM = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 
 
 def _num(s: str) -> int:
@@ -414,6 +419,7 @@ def read_item(
                 deciding.append(caps[0].marker.text)
                 break
     reading.level = level
+    reading.read_in_full = level is not EvidenceLevel.unverified and any(st.full for st in statements)
     reading.deciding = deciding or [w for s in statements for w in s.words]
     reading.understood = not reading.not_understood
     reading.stated = True

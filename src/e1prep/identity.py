@@ -40,9 +40,9 @@ class Identity:
     def key_hits(self) -> int:
         return next((h.hits for h in self.hits if h.term == self.key), 0)
 
-    def known(self, evidence: EvidenceLevel) -> bool:
+    def known(self, evidence: EvidenceLevel, read_in_full: bool = False) -> bool:
         """Known by strong identity; by its name when read at least partly; or when the note says so."""
-        low = evidence not in (EvidenceLevel.verified, EvidenceLevel.partial)
+        low = evidence not in (EvidenceLevel.verified, EvidenceLevel.partial) and not read_in_full
         named = any(h.hits for h in self.hits)
         return self.strong or (self.key_hits > 0 and not low) or (self.recheck is not None and named)
 

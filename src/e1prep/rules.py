@@ -154,8 +154,10 @@ class RulesProducer:
     ) -> None:
         ident = identify(item, doc)
         key, hits, url_known, anchored = ident.key, ident.hits, ident.url_known, ident.anchored
-        low = item.evidence not in (EvidenceLevel.verified, EvidenceLevel.partial)
-        known = ident.known(item.evidence)
+        # read in full, only the numbers are the vendor's own: an increment whose numbers are not quotable
+        vendor_read = item.evidence is EvidenceLevel.vendor and item.reading.read_in_full
+        low = item.evidence not in (EvidenceLevel.verified, EvidenceLevel.partial) and not vendor_read
+        known = ident.known(item.evidence, vendor_read)
         excluded_reason = None
         if is_stale(item, kb.date):
             excluded_reason = f"内容日期 {item.date}，远早于批次日期（旧刊/旧内容），不作增量"
