@@ -224,6 +224,19 @@ def actions_of(increments: list[Increment], contradictions: list[Contradiction])
     return actions, do_not
 
 
+def judgement_of(brief: Brief) -> str:
+    """The one-line judgement, from the objects the brief holds (after verification: the accepted ones)."""
+    materials = [s for s in brief.sources if s.role == "material"]
+    read = sum(1 for s in materials if s.status is MaterialStatus.read)
+    increments = brief.increments
+    return (
+        f"本批 {len(materials)} 份材料（读取 {read} 份，未扫描清单外文件）：实质增量 {len(increments)} 条"
+        + (f"（{'、'.join(i.key for i in increments)}）" if increments else "")
+        + f"；复核后非新 {len(brief.refreshes)} 件；矛盾与待核实 {len(brief.contradictions)} 条；"
+        f"未采纳 {len(brief.excluded)} 条。"
+    )
+
+
 def assemble(
     kb: KB,
     doc: KnowledgeDoc,
@@ -232,18 +245,7 @@ def assemble(
     contradictions: list[Contradiction],
     refreshes: list[Refresh],
 ) -> Brief:
-    increments = merge(production.increments)
-    refreshes_all = merge([*refreshes, *production.refreshes])
-    contradictions_all = merge([*contradictions, *production.contradictions])
-    excluded: list[Excluded] = production.excluded
-    actions, do_not = actions_of(increments, contradictions_all)
-    read = sum(1 for m in kb.materials if m.status is MaterialStatus.read and m.path not in production.failures)
-    judgement = (
-        f"本批 {len(kb.materials)} 份材料（读取 {read} 份，未扫描清单外文件）：实质增量 {len(increments)} 条"
-        + (f"（{'、'.join(i.key for i in increments)}）" if increments else "")
-        + f"；复核后非新 {len(refreshes_all)} 件；矛盾与待核实 {len(contradictions_all)} 条；"
-        f"未采纳 {len(excluded)} 条。"
-    )
+    """The brief's objects as produced, unmerged and unverified; ``apply_verification`` finishes it."""
     return Brief(
         header=Header(
             job=kb.manifest.job,
@@ -260,15 +262,12 @@ def assemble(
             anchors=len(doc.anchors),
             sections=len(doc.sections),
         ),
-        judgement=judgement,
-        increments=increments,
-        refreshes=refreshes_all,
-        contradictions=contradictions_all,
+        increments=list(production.increments),
+        refreshes=[*refreshes, *production.refreshes],
+        contradictions=[*contradictions, *production.contradictions],
         anchors=anchors_of(kb, doc),
         candidates=candidates_of(kb, doc),
-        excluded=excluded,
-        actions=actions,
-        do_not=do_not,
+        excluded=list(production.excluded),
         sources=sources_of(kb, production),
         run=RunInfo(
             backend=backend,
@@ -281,11 +280,34 @@ def assemble(
     )
 
 
+def finish(brief: Brief) -> Brief:
+    """Merge what is named twice, then derive the judgement, actions and do-not list from it."""
+    increments = merge(brief.increments)
+    refreshes = merge(brief.refreshes)
+    contradictions = merge(brief.contradictions)
+    actions, do_not = actions_of(increments, contradictions)
+    merged = brief.model_copy(
+        update={
+            "increments": increments,
+            "refreshes": refreshes,
+            "contradictions": contradictions,
+            "actions": actions,
+            "do_not": do_not,
+        }
+    )
+    return merged.model_copy(update={"judgement": judgement_of(merged)})
+
+
 def apply_verification(brief: Brief, verifier: Verifier) -> Brief:
-    """Objects that fail move to ``rejected`` with their reasons; nothing is dropped silently."""
+    """Objects that fail move to ``rejected`` with their reasons; nothing is dropped silently.
+
+    Each object is checked as its producer made it, before merging: a rejected model object never
+    takes a rules object of the same key with it. Only accepted objects are merged, and the
+    judgement and actions are derived from them alone (``finish``).
+    """
     report: Report = verifier.verify(brief)
     if report.clean:
-        return brief
+        return finish(brief)
     kept: dict[str, list[object]] = {}
     rejected = list(brief.rejected)
     for name in ("increments", "refreshes", "contradictions", "anchors"):
@@ -305,4 +327,4 @@ def apply_verification(brief: Brief, verifier: Verifier) -> Brief:
             else:
                 keep.append(obj)
         kept[name] = keep
-    return brief.model_copy(update={**kept, "rejected": rejected})
+    return finish(brief.model_copy(update={**kept, "rejected": rejected}))

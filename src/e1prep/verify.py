@@ -20,12 +20,14 @@ from .models import (
     Anchor,
     Brief,
     Contradiction,
+    ContradictionKind,
     EvidenceLevel,
     Increment,
     MaterialKind,
     MaterialStatus,
     NumberCitation,
     Refresh,
+    SourceRef,
     Violation,
 )
 from .notes import URL_RE, NoteItem, blocks, note_items
@@ -47,7 +49,24 @@ RULES: dict[str, str] = {
     "hit-count-wrong": "a hit count disagrees with a fresh search of the living document",
     "known-as-new": "an increment of kind 'new' whose key the living document already names",
     "sources-incomplete": "a material of the manifest is missing from the sources",
+    "key-ungrounded": "an object's key names nothing that occurs in its sources or the living document",
+    "name-ungrounded": "a name or bracketed label in an object's text occurs in none of its sources nor the document",
+    "source-empty": "an object is drawn from a material that holds no text",
 }
+
+#: name-like words: compounds joined by - _ . / (``nvidia_flake8_2019``, ``recursive-oss/rec``),
+#: words mixing letters and digits (``flake8``), and bracketed labels (``[flake8]``, ``【X】``)
+_NAME_WORD = re.compile(
+    r"(?<![\w\-./])[A-Za-z][A-Za-z0-9]*(?:[\-_./][A-Za-z0-9]+)+(?![\w\-/])"
+    r"|(?<![\w\-./])[A-Za-z]+\d[A-Za-z0-9]*(?![\w\-/])"
+)
+_BRACKET = re.compile(r"\[([^\[\]\n]{1,60})\](?!\()|【([^【】\n]{1,60})】")
+_URLISH = re.compile(r"(?:https?://|www\.)\S+|\S+\.(?:md|json|ya?ml|txt)\b|§\s*\d+(?:\.\d+)*")
+
+#: the tool's own vocabulary (material kinds, evidence levels, contradiction kinds) needs no source
+_VOCABULARY = frozenset(
+    {k.value for k in MaterialKind} | {k.value for k in EvidenceLevel} | {k.value for k in ContradictionKind}
+)
 
 _HIT_CLAIM = re.compile(r"「([^」]+)」\s*=?\s*(\d+)\s*命中|(\S+?)\s*=\s*(\d+)\s*命中")
 _NOT_FOUND = re.compile(r"「([^」]+)」\s*(?:未命中|零命中|无命中)")
@@ -66,6 +85,19 @@ class MaterialFacts:
     core_lines: dict[str, list[int]] = field(default_factory=dict)
     #: each item of a note with the level the plain rule gives it
     item_levels: list[tuple[NoteItem, EvidenceLevel]] = field(default_factory=list)
+    _folded: str | None = None
+
+    @property
+    def folded(self) -> str:
+        """The normalised text, case-folded: where names are looked up."""
+        if self._folded is None:
+            self._folded = self.normalized.casefold()
+        return self._folded
+
+    def names(self, name: str) -> bool:
+        """Does ``name`` occur in the material or its file name (case and spacing aside)?"""
+        needle = normalize(name).casefold()
+        return bool(needle) and (needle in self.folded or needle in self.material.path.casefold())
 
     @classmethod
     def build(cls, material: Material) -> MaterialFacts:
@@ -189,24 +221,23 @@ class Verifier:
         return report
 
     def check_object(self, path: str, obj: Increment | Refresh | Contradiction | Anchor) -> list[Violation]:
-        out: list[Violation] = []
-        for src in obj.sources:
-            if src not in self.scope:
-                out.append(
-                    Violation(
-                        path=f"{path}.sources",
-                        rule="source-not-read",
-                        text=src,
-                        reason="not a material of this manifest item",
-                    )
-                )
-            elif src not in self.facts:
-                out.append(
-                    Violation(path=f"{path}.sources", rule="source-not-read", text=src, reason="material was not read")
-                )
+        out: list[Violation] = self._sources(path, obj)
         if isinstance(obj, Anchor):
             return out + self._anchor(path, obj)
         out += self._object_level(path, obj)
+        out += self._key(path, obj)
+        if isinstance(obj, Contradiction) and obj.location is not None:
+            out += self._location(f"{path}.location", obj.location, obj)
+        section = getattr(obj, "section", None)
+        if section and section not in self.section_ids:
+            out.append(
+                Violation(
+                    path=f"{path}.section",
+                    rule="section-unknown",
+                    text=section,
+                    reason="no such section in the living document",
+                )
+            )
         citations = obj.numbers
         for n, cite in enumerate(citations):
             out += self._citation(f"{path}.numbers[{n}]", cite)
@@ -239,9 +270,102 @@ class Verifier:
             out.append(
                 Violation(path=f"{path}.url", rule="url-not-in-material", text=url, reason="URL occurs in no material")
             )
-        return out
+        return _once_per_name(out)
 
     # --- pieces --------------------------------------------------------------------------------
+
+    def _sources(self, path: str, obj: Increment | Refresh | Contradiction | Anchor) -> list[Violation]:
+        out: list[Violation] = []
+        for src in obj.sources:
+            if src not in self.scope:
+                reason = "not a material of this manifest item"
+                out.append(Violation(path=f"{path}.sources", rule="source-not-read", text=src, reason=reason))
+            elif src not in self.facts:
+                reason = "material was not read"
+                out.append(Violation(path=f"{path}.sources", rule="source-not-read", text=src, reason=reason))
+            elif not self.facts[src].normalized:
+                reason = "the material holds no text"
+                out.append(Violation(path=f"{path}.sources", rule="source-empty", text=src, reason=reason))
+        return out
+
+    def _grounds(self, obj: Increment | Refresh | Contradiction) -> list[MaterialFacts]:
+        return [self.facts[s] for s in (*obj.sources, self.doc.path) if s in self.facts]
+
+    def _named(self, name: str, grounds: list[MaterialFacts]) -> bool:
+        """A name occurs in a ground (its text or its file name), whole or (``a/b``) part by part;
+        the header's date and version count."""
+        if name in _VOCABULARY or any(f.names(name) for f in grounds) or self._in_header(name):
+            return True
+        parts = [p for p in name.split("/") if p]
+        return len(parts) > 1 and all(any(f.names(p) for f in grounds) for p in parts)
+
+    def _key(self, path: str, obj: Increment | Refresh | Contradiction) -> list[Violation]:
+        """The key names something in the object's sources or the living document (a detector's
+        ``material:line`` key names its own source line)."""
+        key = obj.key.strip()
+        grounds = self._grounds(obj)
+        if self._named(key, grounds):
+            return []
+        src, _, line = key.rpartition(":")
+        if src in obj.sources and line.isdigit():
+            return []
+        return [
+            Violation(
+                path=f"{path}.key",
+                rule="key-ungrounded",
+                text=key,
+                reason="occurs in none of the object's sources nor the living document",
+            )
+        ]
+
+    def _location(self, path: str, loc: SourceRef, obj: Contradiction) -> list[Violation]:
+        out: list[Violation] = []
+        facts = self.facts.get(loc.path)
+        if loc.path not in self.scope or facts is None:
+            return [
+                Violation(
+                    path=f"{path}.path",
+                    rule="source-not-read",
+                    text=loc.path,
+                    reason="not a read material of this manifest item",
+                )
+            ]
+        if loc.quote and not facts.has_quote(loc.quote):
+            out.append(
+                Violation(
+                    path=f"{path}.quote",
+                    rule="quote-not-in-source",
+                    text=loc.quote[:80],
+                    reason=f"not verbatim in {loc.path}",
+                )
+            )
+        if loc.url and loc.url not in self.all_text:
+            reason = "URL occurs in no material"
+            out.append(Violation(path=f"{path}.url", rule="url-not-in-material", text=loc.url, reason=reason))
+        return out
+
+    def _names_in(self, path: str, text: str, grounds: list[MaterialFacts]) -> list[Violation]:
+        """Name-like words and bracketed labels of a text occur in a ground."""
+        out: list[Violation] = []
+        bare = _URLISH.sub(" ", text)
+        seen: set[str] = set()
+        labels = [m.group(1) or m.group(2) for m in _BRACKET.finditer(bare)]
+        words = [m.group(0).rstrip(".") for m in _NAME_WORD.finditer(bare)]
+        for name in (*labels, *words):
+            name = name.strip()
+            if not name or name in seen:
+                continue
+            seen.add(name)
+            if not self._named(name, grounds):
+                out.append(
+                    Violation(
+                        path=path,
+                        rule="name-ungrounded",
+                        text=name,
+                        reason="found in none of the object's sources nor the living document",
+                    )
+                )
+        return out
 
     def _object_level(self, path: str, obj: Increment | Refresh | Contradiction) -> list[Violation]:
         """An object's own level, re-derived from its source items by the plain rule, whoever made it."""
@@ -337,7 +461,7 @@ class Verifier:
         cited_cores = [set(number_cores(c.text)) for c in cites]
         hit_spans = [m.span() for m in _HIT_CLAIM.finditer(text)]
         out += self._hit_claims(path, text)
-        grounds = [self.facts[s] for s in (*obj.sources, self.doc.path) if s in self.facts]
+        grounds = self._grounds(obj)
         for tok in scan(text):
             if any(a <= tok.start < b for a, b in hit_spans):
                 continue
@@ -374,6 +498,8 @@ class Verifier:
                         reason="found in none of the object's sources nor the living document",
                     )
                 )
+        reported = {v.text for v in out}
+        out += [v for v in self._names_in(path, text, grounds) if v.text not in reported]
         for url in URL_RE.findall(text):
             url = url.rstrip(".,;:)")
             if url not in self.all_text:
@@ -478,6 +604,22 @@ class Verifier:
                         )
                     )
         return out
+
+
+_UNGROUNDED = frozenset({"key-ungrounded", "identifier-ungrounded", "name-ungrounded"})
+
+
+def _once_per_name(violations: list[Violation]) -> list[Violation]:
+    """An ungrounded name is reported once per object (at its first place: the key when it is the key)."""
+    seen: set[str] = set()
+    out = []
+    for v in violations:
+        if v.rule in _UNGROUNDED:
+            if v.text in seen:
+                continue
+            seen.add(v.text)
+        out.append(v)
+    return out
 
 
 def _texts(path: str, obj: Any) -> Iterator[tuple[str, str]]:
