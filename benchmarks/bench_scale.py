@@ -22,15 +22,16 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "evals" / "golden" / "2026-10-25-inference"
 NOTE = "inbox/jay/2026-10-25T2000-big-discovery.md"
 BLOGS = EXAMPLE / "inbox" / "jay" / "2026-10-25T1335-blogs-discovery.md"
-OFFTOPIC = """- [园艺周刊 {n}：阳台番茄的第 {m} 种种法](https://garden.example.org/feed/{n}) —— 本周推荐盆栽、施肥与浇水节奏，读者来信 {m} 封。
-"""
+OFFTOPIC = (
+    "- [园艺周刊 {n}：阳台番茄的第 {m} 种种法](https://garden.example.org/feed/{n})"
+    " —— 本周推荐盆栽、施肥与浇水节奏，读者来信 {m} 封。\n"
+)
 
 
 def _cpu() -> float:

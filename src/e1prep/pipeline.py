@@ -13,6 +13,7 @@ from .checks import detect_all
 from .errors import InputError
 from .knowledge import KnowledgeDoc, arxiv_ids, parse_knowledge
 from .loading import KB, load_kb
+from .markers import strictest
 from .models import (
     Action,
     Anchor,
@@ -38,6 +39,11 @@ from .rules import RulesProducer
 from .verify import Report, Verifier
 
 log = logging.getLogger(__name__)
+
+#: increments named in the judgement (the rest: "等，另 N 条见 §1")
+JUDGED_KEYS = 10
+#: increments that get their own action in §6 (the rest: one line)
+ACTED_KEYS = 12
 
 FIRST_PASS_NOTE = "规则版初稿（rule-based first pass）：未调用模型，需人工复核后再改活文档。"
 
@@ -70,7 +76,8 @@ def draft_brief(
         # the rules' facts are merged with a model's objects; the model adds, never replaces
         production = _merge_productions(production, RulesProducer().produce(loaded, doc))
     findings = detect_all(loaded, doc)
-    brief = assemble(loaded, doc, producer.name, production, findings.contradictions, findings.refreshes)
+    contradictions = [c for c in findings.contradictions if not _about_off_topic(c, production.off_topic)]
+    brief = assemble(loaded, doc, producer.name, production, contradictions, findings.refreshes)
     return apply_verification(brief, Verifier(loaded, doc))
 
 
@@ -106,7 +113,23 @@ def merge(objects: Sequence[T]) -> list[T]:
     return out
 
 
+#: registrations that say nothing about an item once it is excluded as off-topic
+_ITEM_REGISTRATIONS = (ContradictionKind.not_quotable, ContradictionKind.access_blocked)
+
+
+def _about_off_topic(c: Contradiction, off_topic: set[tuple[str, int]]) -> bool:
+    """A registration about an item the brief excluded as off-topic (it adds nothing to the brief)."""
+    loc = c.location
+    return (
+        c.kind in _ITEM_REGISTRATIONS
+        and loc is not None
+        and loc.line_start is not None
+        and (loc.path, loc.line_start) in off_topic
+    )
+
+
 def _merge_productions(primary: Production, rules: Production) -> Production:
+    primary.off_topic |= rules.off_topic
     primary.refreshes = [*rules.refreshes, *primary.refreshes]
     primary.excluded = [*rules.excluded, *primary.excluded]
     primary.increments = [*rules.increments, *primary.increments]
@@ -197,8 +220,13 @@ def actions_of(increments: list[Increment], contradictions: list[Contradiction])
             section=inc.section,
             keys=[inc.key],
         )
-        for inc in increments
+        for inc in increments[:ACTED_KEYS]
     ]
+    if len(increments) > ACTED_KEYS:
+        rest = [inc.key for inc in increments[ACTED_KEYS:]]
+        actions.append(
+            Action(text=f"其余 {len(rest)} 条增量逐条见 §1，按同样方式各加一条（先核对是否同一事物）", keys=rest)
+        )
     registered = [
         c
         for c in contradictions
@@ -214,7 +242,8 @@ def actions_of(increments: list[Increment], contradictions: list[Contradiction])
     ]
     if registered:
         keys = list(dict.fromkeys(c.key for c in registered))
-        actions.append(Action(text="开放问题处登记采集/口径矛盾：" + "、".join(keys), section=None, keys=keys))
+        shown = "、".join(keys[:JUDGED_KEYS]) + (f" 等 {len(keys)} 项" if len(keys) > JUDGED_KEYS else "")
+        actions.append(Action(text="开放问题处登记采集/口径矛盾：" + shown, section=None, keys=keys))
     do_not = [
         "不引用任何标为不可引用的数字（厂商自述、搜索片段、摘要、截断或付费墙页面）。",
         "不动活文档骨架；计数变化只刷新，不写成新观点。",
@@ -229,12 +258,19 @@ def judgement_of(brief: Brief) -> str:
     materials = [s for s in brief.sources if s.role == "material"]
     read = sum(1 for s in materials if s.status is MaterialStatus.read)
     increments = brief.increments
+    keys = [i.key for i in increments[:JUDGED_KEYS]]
+    more = f"等，另 {len(increments) - JUDGED_KEYS} 条见 §1" if len(increments) > JUDGED_KEYS else ""
     return (
         f"本批 {len(materials)} 份材料（读取 {read} 份，未扫描清单外文件）：实质增量 {len(increments)} 条"
-        + (f"（{'、'.join(i.key for i in increments)}）" if increments else "")
-        + f"；复核后非新 {len(brief.refreshes)} 件；矛盾与待核实 {len(brief.contradictions)} 条；"
-        f"未采纳 {len(brief.excluded)} 条。"
+        + (f"（{'、'.join(keys)}{more}）" if increments else "")
+        + f"；复核后非新 {len(brief.refreshes)} 件；矛盾与待核实 {_lines(brief.contradictions)}；"
+        f"未采纳 {_lines(brief.excluded)}。"
     )
+
+
+def _lines(objects: Sequence[Contradiction | Excluded]) -> str:
+    items = sum(len(o.members) or 1 for o in objects)
+    return f"{len(objects)} 条" + (f"（成组登记，共 {items} 项）" if items != len(objects) else "")
 
 
 def assemble(
@@ -280,17 +316,112 @@ def assemble(
     )
 
 
+#: this many items of one kind from one material (or more) become one grouped line (the golden
+#: cases, like the hand-written briefs, list up to 7 per material one by one)
+GROUP_MIN = 10
+#: examples named in a grouped line
+GROUP_EXAMPLES = 3
+_DETAIL = re.compile(r"（[^（）]*）|\([^()]*\)|「[^」]*」|\d{4}-\d{2}-\d{2}|\d+")
+
+
+def _reason_kind(reason: str) -> str:
+    """A reason without its item's particulars (dates, remarks, quoted words): what items share."""
+    return re.sub(r"\s+", " ", _DETAIL.sub("", reason)).strip(" ，,")
+
+
+def _examples(keys: list[str]) -> str:
+    shown = "、".join(keys[:GROUP_EXAMPLES])
+    return shown + ("等" if len(keys) > GROUP_EXAMPLES else "")
+
+
+def group_excluded(excluded: list[Excluded]) -> list[Excluded]:
+    """Items excluded from one material for one reason become one line once there are ``GROUP_MIN``."""
+    buckets: dict[tuple[tuple[str, ...], str], list[Excluded]] = {}
+    for e in excluded:
+        buckets.setdefault((tuple(e.sources), _reason_kind(e.reason)), []).append(e)
+    out: list[Excluded] = []
+    for (sources, why), entries in buckets.items():
+        if len(entries) < GROUP_MIN or any(e.members for e in entries):
+            out += entries
+            continue
+        keys = [e.key for e in entries]
+        out.append(
+            Excluded(
+                key=keys[0],
+                sources=list(sources),
+                evidence=strictest(*(e.evidence for e in entries)),
+                reason=f"{why}：本材料 {len(entries)} 条同因未采纳（例如 {_examples(keys)}）",
+                members=keys,
+            )
+        )
+    return out
+
+
+def group_contradictions(contradictions: list[Contradiction]) -> list[Contradiction]:
+    """Registrations of one kind in one material become one line once there are ``GROUP_MIN``.
+
+    The group keeps every item's key (``members``); its key is the first item's, and its claim
+    names the count and a few examples. Cross-document findings (counts, cards) are never grouped.
+    """
+    groupable = {
+        ContradictionKind.not_quotable,
+        ContradictionKind.access_blocked,
+        ContradictionKind.stale,
+        ContradictionKind.version_mismatch,
+        ContradictionKind.injection_suspected,
+        ContradictionKind.claim_tension,
+    }
+    buckets: dict[tuple[ContradictionKind, tuple[str, ...]], list[Contradiction]] = {}
+    out: list[Contradiction | tuple[ContradictionKind, tuple[str, ...]]] = []
+    for c in contradictions:
+        if c.kind not in groupable or c.members:
+            out.append(c)
+            continue
+        k = (c.kind, tuple(c.sources))
+        if k not in buckets:
+            buckets[k] = []
+            out.append(k)
+        buckets[k].append(c)
+    result: list[Contradiction] = []
+    for entry in out:
+        if isinstance(entry, Contradiction):
+            result.append(entry)
+            continue
+        group = buckets[entry]
+        if len(group) < GROUP_MIN:
+            result += group
+            continue
+        keys = list(dict.fromkeys(c.key for c in group))
+        first = group[0]
+        result.append(
+            Contradiction(
+                key=first.key,
+                kind=first.kind,
+                sources=list(first.sources),
+                evidence=strictest(*(c.evidence for c in group)),
+                claim=f"本材料同类登记 {len(group)} 条（例如 {_examples(keys)}）：{first.claim}",
+                action=first.action,
+                numbers=first.numbers,
+                producer=first.producer,
+                members=keys,
+            )
+        )
+    return result
+
+
 def finish(brief: Brief) -> Brief:
-    """Merge what is named twice, then derive the judgement, actions and do-not list from it."""
+    """Merge what is named twice, group bulk registrations, then derive the judgement, actions and
+    do-not list from what is left."""
     increments = merge(brief.increments)
     refreshes = merge(brief.refreshes)
-    contradictions = merge(brief.contradictions)
+    contradictions = group_contradictions(merge(brief.contradictions))
     actions, do_not = actions_of(increments, contradictions)
     merged = brief.model_copy(
         update={
             "increments": increments,
             "refreshes": refreshes,
             "contradictions": contradictions,
+            "excluded": group_excluded(brief.excluded),
             "actions": actions,
             "do_not": do_not,
         }

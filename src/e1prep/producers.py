@@ -22,6 +22,8 @@ class Production:
     usage: Usage = field(default_factory=Usage)
     model: str | None = None
     prompt_versions: dict[str, str] = field(default_factory=dict)
+    #: items excluded as off-topic, as (material path, first line): nothing else is registered for them
+    off_topic: set[tuple[str, int]] = field(default_factory=set)
 
 
 class Producer(Protocol):

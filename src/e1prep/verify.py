@@ -226,6 +226,11 @@ class Verifier:
             return out + self._anchor(path, obj)
         out += self._object_level(path, obj)
         out += self._key(path, obj)
+        grounds = self._grounds(obj) if getattr(obj, "members", None) else []
+        for n, member in enumerate(getattr(obj, "members", [])):
+            if not self._named(member, grounds):
+                reason = "a grouped item that occurs in none of the object's sources"
+                out.append(Violation(path=f"{path}.members[{n}]", rule="key-ungrounded", text=member, reason=reason))
         if isinstance(obj, Contradiction) and obj.location is not None:
             out += self._location(f"{path}.location", obj.location, obj)
         section = getattr(obj, "section", None)
@@ -459,6 +464,9 @@ class Verifier:
     ) -> list[Violation]:
         out: list[Violation] = []
         cited_cores = [set(number_cores(c.text)) for c in cites]
+        members = getattr(obj, "members", None)
+        if members:  # a grouped registration states its own size
+            cited_cores.append({str(len(members))})
         hit_spans = [m.span() for m in _HIT_CLAIM.finditer(text)]
         out += self._hit_claims(path, text)
         grounds = self._grounds(obj)
