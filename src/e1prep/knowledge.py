@@ -64,6 +64,7 @@ class KnowledgeDoc:
     _line_starts: list[int] = field(repr=False, default_factory=list)
     _section_starts: list[int] = field(repr=False, default_factory=list)
     _parents: list[int] = field(repr=False, default_factory=list)
+    _searched: dict[str, DocHits] = field(repr=False, default_factory=dict)
 
     @property
     def line_count(self) -> int:
@@ -85,10 +86,20 @@ class KnowledgeDoc:
         return bisect.bisect_right(self._line_starts, offset)
 
     def search(self, term: str) -> DocHits:
-        """Count case-insensitive hits of a name and list the sections they fall in."""
+        """Count case-insensitive hits of a name and list the sections they fall in.
+
+        Each term is searched once per document (the rules, the detectors and the verifier ask for
+        the same names); a copy is returned so callers may keep it in their objects.
+        """
         term = term.strip()
         if not term:
             return DocHits(term=term, hits=0, sections=[])
+        found = self._searched.get(term)
+        if found is None:
+            found = self._searched[term] = self._search(term)
+        return found.model_copy(deep=True)
+
+    def _search(self, term: str) -> DocHits:
         hits = 0
         sections: dict[str, None] = {}
         for m in term_pattern(term).finditer(self.text):

@@ -243,8 +243,14 @@ def scan(text: str) -> list[NumberToken]:
     """Every number-bearing token in ``text``, left to right; URLs are skipped but for issue numbers.
 
     Each pattern's next match is cached and searched again only once the scan has passed it,
-    so the scan stays linear in the text's length.
+    so the scan stays linear in the text's length. A text is scanned once per process: the rules,
+    the detectors and the verifier ask for the same lines (tokens are immutable).
     """
+    return list(_scan(text))
+
+
+@lru_cache(maxsize=1 << 16)
+def _scan(text: str) -> tuple[NumberToken, ...]:
     text = text.translate(_FULLWIDTH)
     tokens: list[NumberToken] = []
     pos = 0
@@ -266,7 +272,7 @@ def scan(text: str) -> list[NumberToken]:
         kind, typ, _ = _PATTERNS[best_i]
         tokens += _tokens_of(kind, typ, best, text)
         pos = max(best.end(), best.start() + 1)
-    return tokens
+    return tuple(tokens)
 
 
 def quantities(text: str) -> list[NumberToken]:

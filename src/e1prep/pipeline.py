@@ -96,20 +96,25 @@ def merge(objects: Sequence[T]) -> list[T]:
     """The same thing named twice (same kind, same key) becomes one object with all its sources."""
     out: list[T] = []
     index: dict[tuple[str, str], int] = {}
+    # per merged object: its sources and citations so far (citations keyed by their JSON: linear, not n²)
+    sources: dict[int, dict[str, None]] = {}
+    numbers: dict[int, dict[str, NumberCitation]] = {}
     for entry in objects:
         kind = getattr(entry, "kind", type(entry).__name__)
         k = (str(kind), _norm_key(entry.key))
         if k in index:
-            kept: T = out[index[k]]
-            sources = list(dict.fromkeys([*kept.sources, *entry.sources]))
-            numbers = list(kept.numbers)
+            n = index[k]
+            if n not in sources:
+                sources[n] = dict.fromkeys(out[n].sources)
+                numbers[n] = {c.model_dump_json(): c for c in out[n].numbers}
+            sources[n].update(dict.fromkeys(entry.sources))
             for cite in entry.numbers:
-                if cite not in numbers:
-                    numbers.append(cite)
-            out[index[k]] = kept.model_copy(update={"sources": sources, "numbers": numbers})
+                numbers[n].setdefault(cite.model_dump_json(), cite)
             continue
         index[k] = len(out)
         out.append(entry)
+    for n in sources:
+        out[n] = out[n].model_copy(update={"sources": list(sources[n]), "numbers": list(numbers[n].values())})
     return out
 
 

@@ -86,6 +86,8 @@ class MaterialFacts:
     #: each item of a note with the level the plain rule gives it
     item_levels: list[tuple[NoteItem, EvidenceLevel]] = field(default_factory=list)
     _folded: str | None = None
+    _levels_of: dict[str, EvidenceLevel | None] = field(default_factory=dict)
+    _contains: dict[str, bool] = field(default_factory=dict)
 
     @property
     def folded(self) -> str:
@@ -136,6 +138,12 @@ class MaterialFacts:
 
     def contains(self, needle: str) -> bool:
         """``occurs_in`` over the material, looking only at the lines that hold the needle's numeral."""
+        found = self._contains.get(needle)
+        if found is None:
+            found = self._contains[needle] = self._lookup(needle)
+        return found
+
+    def _lookup(self, needle: str) -> bool:
         candidates = self._candidates(needle)
         if candidates is None:
             return occurs_in(needle, self.normalized)
@@ -151,13 +159,25 @@ class MaterialFacts:
 
     def level_of(self, number: str) -> EvidenceLevel | None:
         """The strictest level among the lines where ``number`` stands (None: found nowhere)."""
+        if number not in self._levels_of:
+            self._levels_of[number] = self._level_of(number)
+        return self._levels_of[number]
+
+    def _level_of(self, number: str) -> EvidenceLevel | None:
         candidates = self._candidates(number)
         if not candidates:
             return None
-        found = [lvl for n in candidates if (lvl := self.levels[n]) is not None and occurs_in(number, self.lines[n])]
-        if not found:
-            return None
-        return next((lvl for lvl in found if not lvl.quotable), found[0])
+        # a non-quotable line decides at once (in doubt, down); a quotable one only if no other holds it
+        first: EvidenceLevel | None = None
+        for n in candidates:
+            lvl = self.levels[n]
+            if lvl is None or (first is not None and lvl.quotable):
+                continue
+            if occurs_in(number, self.lines[n]):
+                if not lvl.quotable:
+                    return lvl
+                first = lvl
+        return first
 
 
 @dataclass
