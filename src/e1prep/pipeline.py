@@ -10,7 +10,7 @@ from typing import Any, Protocol, Self, TypeVar
 
 from . import __version__
 from .checks import detect_all
-from .errors import InputError
+from .errors import InputError, Interrupted
 from .knowledge import KnowledgeDoc, arxiv_ids, parse_knowledge
 from .loading import KB, load_kb
 from .markers import strictest
@@ -34,11 +34,14 @@ from .models import (
     RunInfo,
     SourceEntry,
 )
+from .notes import note_items
 from .producers import Producer, Production
 from .rules import RulesProducer
 from .verify import Report, Verifier
 
 log = logging.getLogger(__name__)
+#: stage and per-material progress, shown by the command line on stderr
+progress = logging.getLogger("e1prep.progress")
 
 #: increments named in the judgement (the rest: "等，另 N 条见 §1")
 JUDGED_KEYS = 10
@@ -69,16 +72,36 @@ def draft_brief(
     """Draft the brief of one manifest item; raises ``InputError`` only for unusable input."""
     loaded = load_kb(manifest, kb, item)
     doc = living_document(loaded)
+    _report_materials(loaded)
     producer = producer or RulesProducer()
     log.info("drafting %s with the %s backend (%d materials)", loaded.item.id, producer.name, len(loaded.materials))
+    progress.info("producing (%s backend)", producer.name)
     production = producer.produce(loaded, doc)
     if producer.name != "rules":
         # the rules' facts are merged with a model's objects; the model adds, never replaces
         production = _merge_productions(production, RulesProducer().produce(loaded, doc))
+    progress.info("detecting cross-document conflicts")
     findings = detect_all(loaded, doc)
     contradictions = [c for c in findings.contradictions if not _about_off_topic(c, production.off_topic)]
     brief = assemble(loaded, doc, producer.name, production, contradictions, findings.refreshes)
-    return apply_verification(brief, Verifier(loaded, doc))
+    progress.info("verifying %d objects", len(brief.increments) + len(brief.refreshes) + len(brief.contradictions))
+    brief = apply_verification(brief, Verifier(loaded, doc))
+    if production.interrupted:
+        raise Interrupted(brief)
+    return brief
+
+
+def _report_materials(kb: KB) -> None:
+    """One progress line per material: what was read, and how many items a note holds."""
+    total = 0
+    for n, m in enumerate(kb.materials, start=1):
+        items = ""
+        if m.status is MaterialStatus.read and m.kind in (MaterialKind.inbox_note, MaterialKind.other):
+            count = len(note_items(m))
+            total += count
+            items = f", {count} items"
+        progress.info("material %d/%d %s: %s%s", n, len(kb.materials), m.path, m.status.value, items)
+    progress.info("read %d materials, %d note items", len(kb.materials), total)
 
 
 def living_document(kb: KB) -> KnowledgeDoc:
