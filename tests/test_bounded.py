@@ -100,3 +100,15 @@ def test_the_markdown_brief_stays_under_its_bound_for_a_large_batch(make_kb: Mak
     assert sum(len(e["members"]) or 1 for e in from_note) == 800 + 400
     size_in = sum(len(v.encode() if isinstance(v, str) else v) for v in files.values())
     assert len(brief.model_dump_json().encode()) <= 3 * size_in
+
+
+def test_a_grouped_brief_validates_against_the_published_schema(make_kb: MakeKB) -> None:
+    import jsonschema
+
+    from conftest import ROOT
+
+    manifest = make_kb({NOTE: _note(30, on_topic=2, leads=30)})
+    data = json.loads(draft_brief(manifest).model_dump_json())
+    assert any(e["members"] for e in data["excluded"]) and any(c["members"] for c in data["contradictions"])
+    schema = json.loads((ROOT / "schemas" / "brief.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator(schema).validate(data)
