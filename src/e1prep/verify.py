@@ -96,10 +96,20 @@ class MaterialFacts:
             self._folded = self.normalized.casefold()
         return self._folded
 
-    def names(self, name: str) -> bool:
-        """Does ``name`` occur in the material or its file name (case and spacing aside)?"""
+    def names(self, name: str, near: tuple[int, int] | None = None) -> bool:
+        """Does ``name`` occur in the material or its file name (case and spacing aside)?
+
+        ``near`` (1-based first and last line) is looked at first: an item's own lines usually
+        hold its name, which spares a search of the whole material.
+        """
         needle = normalize(name).casefold()
-        return bool(needle) and (needle in self.folded or needle in self.material.path.casefold())
+        if not needle:
+            return False
+        if near is not None:
+            first, last = max(near[0], 1), min(near[1], len(self.lines))
+            if any(needle in self.lines[n - 1].casefold() for n in range(first, last + 1)):
+                return True
+        return needle in self.folded or needle in self.material.path.casefold()
 
     @classmethod
     def build(cls, material: Material) -> MaterialFacts:
@@ -213,7 +223,17 @@ class Verifier:
         self.scope = {m.path for m in (*kb.materials, *kb.spot_checks)}
         self.all_text = "\n".join(m.text for m in (*kb.materials, *kb.spot_checks) if m.status is MaterialStatus.read)
         self.section_ids = {s.id for s in doc.sections}
+        #: every URL and whitespace-delimited word of the materials: most lookups end here
+        self._tokens = set(URL_RE.findall(self.all_text)) | set(self.all_text.split())
+        self._in_materials: dict[str, bool] = {}
         self._hits: dict[str, int] = {}
+
+    def in_materials(self, text: str) -> bool:
+        """Does ``text`` occur verbatim in a material? (URLs, arXiv ids: answered once each.)"""
+        found = self._in_materials.get(text)
+        if found is None:
+            found = self._in_materials[text] = text in self._tokens or text in self.all_text
+        return found
 
     def hits(self, term: str) -> int:
         if term not in self._hits:
@@ -291,7 +311,7 @@ class Verifier:
                     )
                 )
         url = getattr(obj, "url", None)
-        if url and url not in self.all_text:
+        if url and not self.in_materials(url):
             out.append(
                 Violation(path=f"{path}.url", rule="url-not-in-material", text=url, reason="URL occurs in no material")
             )
@@ -316,10 +336,16 @@ class Verifier:
     def _grounds(self, obj: Increment | Refresh | Contradiction) -> list[MaterialFacts]:
         return [self.facts[s] for s in (*obj.sources, self.doc.path) if s in self.facts]
 
-    def _named(self, name: str, grounds: list[MaterialFacts]) -> bool:
+    def _named(self, name: str, grounds: list[MaterialFacts], near: SourceRef | None = None) -> bool:
         """A name occurs in a ground (its text or its file name), whole or (``a/b``) part by part;
-        the header's date and version count."""
-        if name in _VOCABULARY or any(f.names(name) for f in grounds) or self._in_header(name):
+        the header's date and version count. ``near``: the object's own place, looked at first."""
+        if name in _VOCABULARY or self._in_header(name):
+            return True
+        if near is not None and near.line_start is not None:
+            span = (near.line_start, near.line_end or near.line_start)
+            if any(f.material.path == near.path and f.names(name, span) for f in grounds):
+                return True
+        if any(f.names(name) for f in grounds):
             return True
         parts = [p for p in name.split("/") if p]
         return len(parts) > 1 and all(any(f.names(p) for f in grounds) for p in parts)
@@ -329,7 +355,7 @@ class Verifier:
         ``material:line`` key names its own source line)."""
         key = obj.key.strip()
         grounds = self._grounds(obj)
-        if self._named(key, grounds):
+        if self._named(key, grounds, getattr(obj, "location", None)):
             return []
         src, _, line = key.rpartition(":")
         if src in obj.sources and line.isdigit():
@@ -364,7 +390,7 @@ class Verifier:
                     reason=f"not verbatim in {loc.path}",
                 )
             )
-        if loc.url and loc.url not in self.all_text:
+        if loc.url and not self.in_materials(loc.url):
             reason = "URL occurs in no material"
             out.append(Violation(path=f"{path}.url", rule="url-not-in-material", text=loc.url, reason=reason))
         return out
@@ -457,7 +483,7 @@ class Verifier:
                     reason=f"not verbatim in {cite.source.path}",
                 )
             )
-        if cite.source.url and cite.source.url not in self.all_text:
+        if cite.source.url and not self.in_materials(cite.source.url):
             out.append(
                 Violation(
                     path=f"{path}.source.url",
@@ -530,7 +556,7 @@ class Verifier:
         out += [v for v in self._names_in(path, text, grounds) if v.text not in reported]
         for url in URL_RE.findall(text):
             url = url.rstrip(".,;:)")
-            if url not in self.all_text:
+            if not self.in_materials(url):
                 out.append(
                     Violation(path=path, rule="url-not-in-material", text=url, reason="URL occurs in no material")
                 )
@@ -577,7 +603,7 @@ class Verifier:
         return [
             Violation(path=path, rule="arxiv-not-in-material", text=i, reason="occurs in no material")
             for i in ids
-            if i not in self.all_text and not self.doc.anchored(i)
+            if not self.in_materials(i) and not self.doc.anchored(i)
         ]
 
     def _anchor(self, path: str, anchor: Anchor) -> list[Violation]:
@@ -588,7 +614,7 @@ class Verifier:
                     path=f"{path}.arxiv", rule="arxiv-malformed", text=anchor.arxiv, reason="not a well-formed arXiv id"
                 )
             )
-        if anchor.arxiv not in self.all_text:
+        if not self.in_materials(anchor.arxiv):
             out.append(
                 Violation(
                     path=f"{path}.arxiv",
