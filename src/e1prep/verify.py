@@ -7,6 +7,7 @@ the material line the number stands on.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -87,6 +88,8 @@ class MaterialFacts:
     item_levels: list[tuple[NoteItem, EvidenceLevel]] = field(default_factory=list)
     _folded: str | None = None
     _levels_of: dict[str, EvidenceLevel | None] = field(default_factory=dict)
+    _by_url: dict[str, list[tuple[NoteItem, EvidenceLevel]]] | None = None
+    _joined: dict[str, tuple[str, list[int]]] = field(default_factory=dict)
     _contains: dict[str, bool] = field(default_factory=dict)
 
     @property
@@ -95,6 +98,38 @@ class MaterialFacts:
         if self._folded is None:
             self._folded = self.normalized.casefold()
         return self._folded
+
+    def items_with_url(self, url: str | None) -> list[tuple[NoteItem, EvidenceLevel]]:
+        """The items (with their plain-rule level) that carry ``url``."""
+        if not url:
+            return []
+        if self._by_url is None:
+            self._by_url = {}
+            for pair in self.item_levels:
+                for u in dict.fromkeys(pair[0].urls):
+                    self._by_url.setdefault(u, []).append(pair)
+        return self._by_url.get(url, [])
+
+    def items_naming(self, key: str, where: str) -> list[tuple[NoteItem, EvidenceLevel]]:
+        """The items whose ``where`` (``title`` or ``text``), case-folded, holds ``key`` (case-folded)."""
+        if not key:
+            return []
+        if where not in self._joined:
+            pieces = [getattr(item, where).casefold() for item, _ in self.item_levels]
+            starts, at = [], 0
+            for piece in pieces:
+                starts.append(at)
+                at += len(piece) + 1
+            self._joined[where] = ("\x00".join(pieces), starts)
+        joined, starts = self._joined[where]
+        found: dict[int, None] = {}
+        at = joined.find(key)
+        while at >= 0:
+            n = bisect.bisect_right(starts, at) - 1
+            if "\x00" not in joined[at : at + len(key)]:  # within one item
+                found[n] = None
+            at = joined.find(key, at + 1)
+        return [self.item_levels[n] for n in found]
 
     def names(self, name: str, near: tuple[int, int] | None = None) -> bool:
         """Does ``name`` occur in the material or its file name (case and spacing aside)?
@@ -427,12 +462,12 @@ class Verifier:
             return []
         url = getattr(obj, "url", None)
         key = obj.key.casefold()
-        pairs = [pair for f in notes for pair in f.item_levels]
         # its item: the one with its URL, else the ones whose title names it, else whose text does
+        # (looked up in per-material indexes, not by scanning every item per object)
         matched = (
-            [p for p in pairs if url and url in p[0].urls]
-            or [p for p in pairs if key and key in p[0].title.casefold()]
-            or [p for p in pairs if key and key in p[0].text.casefold()]
+            [p for f in notes for p in f.items_with_url(url)]
+            or [p for f in notes for p in f.items_naming(key, "title")]
+            or [p for f in notes for p in f.items_naming(key, "text")]
         )
         if not matched:
             return [
