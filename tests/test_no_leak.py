@@ -215,3 +215,18 @@ def test_an_object_drawn_from_an_empty_material_is_rejected(make_kb: MakeKB) -> 
 
 def test_test_data_paths_exist() -> None:
     assert Path(GOLDEN / "2026-10-25-inference" / BLOGS).is_file()
+
+
+def test_an_issue_number_never_reads_as_an_http_status(make_kb: MakeKB) -> None:
+    note = "inbox/jay/2026-10-25-issues.md"
+    text = (
+        "# 议题跟踪\n\n"
+        "## 1. vLLM 调度器修复（vllm-project/vllm#19404）\n\n"
+        "- URL：https://github.com/vllm-project/vllm/issues/19404\n"
+        "- 核查：已核查原文（全文读完）\n"
+        "- 要点：issue #19404 与 PR #21403 修复了 vLLM 0.11 引擎的调度回退。\n"
+    )
+    brief = draft_brief(make_kb({note: text}))
+    kinds = {c.kind for c in brief.contradictions}
+    assert ContradictionKind.access_blocked not in kinds
+    assert not [c for c in brief.contradictions if "404" in c.claim or "403" in c.claim]
