@@ -321,8 +321,10 @@ class Verifier:
         citations = obj.numbers
         for n, cite in enumerate(citations):
             out += self._citation(f"{path}.numbers[{n}]", cite)
+        # the numerals each citation carries, once per object (distinct sets only)
+        cited = list({frozenset(number_cores(c.text)): None for c in citations})
         for field_path, text in _texts(path, obj):
-            out += self._text(field_path, text, obj, citations)
+            out += self._text(field_path, text, obj, cited)
         if isinstance(obj, Increment):
             out += self._points_quotable(path, obj)
             if obj.kind == "new" and self.hits(obj.key):
@@ -541,13 +543,13 @@ class Verifier:
         return out
 
     def _text(
-        self, path: str, text: str, obj: Increment | Refresh | Contradiction, cites: list[NumberCitation]
+        self, path: str, text: str, obj: Increment | Refresh | Contradiction, cited: list[frozenset[str]]
     ) -> list[Violation]:
         out: list[Violation] = []
-        cited_cores = [set(number_cores(c.text)) for c in cites]
+        cited_cores = list(cited)
         members = getattr(obj, "members", None)
         if members:  # a grouped registration states its own size
-            cited_cores.append({str(len(members))})
+            cited_cores.append(frozenset({str(len(members))}))
         hit_spans = [m.span() for m in _HIT_CLAIM.finditer(text)]
         out += self._hit_claims(path, text)
         grounds = self._grounds(obj)
@@ -673,15 +675,16 @@ class Verifier:
     def _points_quotable(self, path: str, inc: Increment) -> list[Violation]:
         """A number read at a non-quotable level must not be a finding in the key points."""
         out = []
-        bad = [c for c in inc.numbers if not c.quotable or not c.evidence.quotable]
+        bad = {id(c) for c in inc.numbers if not c.quotable or not c.evidence.quotable}
+        cited = [(c, frozenset(number_cores(c.text))) for c in inc.numbers]
         for n, point in enumerate(inc.points):
             for tok in scan(point):
                 if tok.kind != "quantity":
                     continue
                 cores = set(tok.cores)
-                binding = [c for c in inc.numbers if cores <= set(number_cores(c.text))]
+                binding = [c for c, numerals in cited if cores <= numerals]
                 levels = [self.facts[c.source.path].level_of(c.text) for c in binding if c.source.path in self.facts]
-                if (binding and all(c in bad for c in binding)) or any(
+                if (binding and all(id(c) in bad for c in binding)) or any(
                     lvl is not None and not lvl.quotable and lvl is not EvidenceLevel.card for lvl in levels
                 ):
                     out.append(
