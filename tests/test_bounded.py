@@ -112,3 +112,21 @@ def test_a_grouped_brief_validates_against_the_published_schema(make_kb: MakeKB)
     assert any(e["members"] for e in data["excluded"]) and any(c["members"] for c in data["contradictions"])
     schema = json.loads((ROOT / "schemas" / "brief.schema.json").read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator(schema).validate(data)
+
+
+def test_a_grouped_brief_passes_the_verifier_and_a_tampered_group_does_not(make_kb: MakeKB) -> None:
+    from e1prep.loading import load_kb
+    from e1prep.pipeline import living_document
+    from e1prep.verify import Verifier
+
+    manifest = make_kb({NOTE: _note(30, on_topic=2, leads=30)})
+    brief = draft_brief(manifest)
+    kb = load_kb(manifest)
+    verifier = Verifier(kb, living_document(kb))
+    assert verifier.verify(brief).clean, verifier.verify(brief).render()
+    tampered = brief.model_copy(deep=True)
+    group = next(c for c in tampered.contradictions if c.members)
+    group.members.append("flake8_2019")
+    rules = {v.rule for v in verifier.verify(tampered).violations}
+    assert "key-ungrounded" in rules  # an invented member
+    assert "quantity-uncited" in rules  # the claim's count no longer matches the members
