@@ -75,11 +75,31 @@ def display_name(doc: KnowledgeDoc, repo: str) -> str:
 
 
 def doc_counts(doc: KnowledgeDoc, repo: str) -> list[DocCount]:
-    """Lines of the document that name the repository and record its star count."""
+    """Lines of the document that name the repository and record its star count (once per document)."""
+    key = ("doc_counts", repo)
+    if key not in doc.memo:
+        doc.memo[key] = _doc_counts(doc, repo)
+    found: list[DocCount] = doc.memo[key]  # type: ignore[assignment]
+    return list(found)
+
+
+def _doc_counts(doc: KnowledgeDoc, repo: str) -> list[DocCount]:
     short = repo.split("/")[-1]
     patterns = [re.compile(re.escape(repo), re.I), re.compile(rf"(?<![\w/-]){re.escape(short)}(?![\w-])", re.I)]
+    lines = doc.text.split("\n")
+    # only the lines holding the short name (both patterns need it), found by one scan of the text
+    low, needle = doc.lower, short.lower()
+    if low and needle:
+        candidates: dict[int, None] = {}
+        at = low.find(needle)
+        while at >= 0:
+            candidates[doc.line_of(at)] = None
+            at = low.find(needle, at + 1)
+        numbered = [(n, lines[n - 1]) for n in candidates]
+    else:
+        numbered = list(enumerate(lines, start=1))
     out = []
-    for n, line in enumerate(doc.text.split("\n"), start=1):
+    for n, line in numbered:
         if not any(p.search(line) for p in patterns):
             continue
         stars = _STARS.search(line)

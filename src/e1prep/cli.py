@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
+import shutil
 import sys
 import time
 from collections.abc import Sequence
@@ -12,11 +14,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ._version import __version__
-from .errors import E1PrepError, InputError
-from .models import Brief, MaterialStatus
+from .errors import E1PrepError, InputError, Interrupted
 
 if TYPE_CHECKING:
     from .llm.settings import LLMSettings
+    from .models import Brief
     from .producers import Producer
 
 log = logging.getLogger("e1prep")
@@ -116,9 +118,61 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         handler = {"draft": _draft, "verify": _verify, "lint": _lint, "schema": _schema, "eval": _eval}
         return handler[args.command](args)
+    except KeyboardInterrupt:
+        return _interrupted(argv is None)
     except E1PrepError as exc:
         print(f"e1prep: error: {exc}", file=sys.stderr)
         return 2
+
+
+def _interrupted(as_program: bool) -> int:
+    """Ctrl-C: one line, exit 130. As a program, model calls still in flight are not waited for."""
+    _Progress.clear()
+    print("e1prep: interrupted", file=sys.stderr)
+    if as_program:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)
+    return 130
+
+
+class _Progress(logging.Handler):
+    """Progress on stderr: one line rewritten in place on a terminal, else a plain line per message."""
+
+    live = False
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.tty = sys.stderr.isatty()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        msg = record.getMessage()
+        if self.tty:
+            width = shutil.get_terminal_size((100, 20)).columns - 1
+            sys.stderr.write("\r\x1b[K" + f"e1prep: {msg}"[:width])
+            _Progress.live = True
+        else:
+            sys.stderr.write(f"e1prep: {msg}\n")
+        sys.stderr.flush()
+
+    @classmethod
+    def clear(cls) -> None:
+        if cls.live:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+            cls.live = False
+
+
+def _show_progress() -> logging.Handler:
+    logger = logging.getLogger("e1prep.progress")
+    for h in list(logger.handlers):
+        if isinstance(h, _Progress):
+            logger.removeHandler(h)
+    handler = _Progress()
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+    return handler
 
 
 def _llm_producer(args: argparse.Namespace, settings: LLMSettings | None = None) -> Producer:
@@ -136,22 +190,31 @@ def _llm_producer(args: argparse.Namespace, settings: LLMSettings | None = None)
 
 
 def _draft(args: argparse.Namespace) -> int:
+    from .models import MaterialStatus
     from .pipeline import draft_brief
     from .render import render_markdown
-    from .schema import validate_brief_json
 
     started = time.perf_counter()
     print(f"e1prep: drafting {args.manifest} with the {args.backend} backend ...", file=sys.stderr)
-    if args.backend == "rules":
-        if args.cassette:
-            raise InputError(None, "--cassette goes with --backend llm")
-        brief = draft_brief(args.manifest, args.kb, args.item)
-    elif args.cassette:
-        brief = _draft_replayed(args)
-    else:
-        brief = draft_brief(args.manifest, args.kb, args.item, producer=_llm_producer(args))
-    data = json.loads(brief.model_dump_json())
-    validate_brief_json(data, where=args.json_out or "brief")
+    progress = _show_progress()
+    interrupted = False
+    try:
+        if args.backend == "rules":
+            if args.cassette:
+                raise InputError(None, "--cassette goes with --backend llm")
+            brief = draft_brief(args.manifest, args.kb, args.item)
+        elif args.cassette:
+            brief = _draft_replayed(args)
+        else:
+            brief = draft_brief(args.manifest, args.kb, args.item, producer=_llm_producer(args))
+    except Interrupted as exc:
+        if exc.brief is None:
+            raise KeyboardInterrupt from None
+        brief, interrupted = exc.brief, True  # write what finished, then report the interruption
+    finally:
+        _Progress.clear()
+        logging.getLogger("e1prep.progress").removeHandler(progress)
+    data = json.loads(brief.model_dump_json())  # the models guarantee the schema (tests/test_cli.py checks it)
     markdown = render_markdown(brief, lang=args.lang)
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
@@ -160,6 +223,8 @@ def _draft(args: argparse.Namespace) -> int:
     else:
         Path(args.out).write_text(markdown, encoding="utf-8")
     _summary(brief, time.perf_counter() - started)
+    if interrupted:
+        raise KeyboardInterrupt
     unread = [s for s in brief.sources if s.role == "material" and s.status is not MaterialStatus.read]
     if unread:
         for s in unread:

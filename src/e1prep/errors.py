@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 
 class E1PrepError(Exception):
@@ -32,3 +33,11 @@ class ModelCallError(BackendError):
 
 class ConfigError(E1PrepError):
     """Settings (environment variables, options) are inconsistent."""
+
+
+class Interrupted(E1PrepError):
+    """The run was interrupted (Ctrl-C); ``brief`` holds what finished, if anything did."""
+
+    def __init__(self, brief: Any = None) -> None:
+        self.brief = brief
+        super().__init__("interrupted")

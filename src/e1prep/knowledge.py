@@ -64,6 +64,37 @@ class KnowledgeDoc:
     _line_starts: list[int] = field(repr=False, default_factory=list)
     _section_starts: list[int] = field(repr=False, default_factory=list)
     _parents: list[int] = field(repr=False, default_factory=list)
+    _searched: dict[str, DocHits] = field(repr=False, default_factory=dict)
+    _lower: str | None = field(repr=False, default=None)
+    #: per-document results of other lookups (``checks.doc_counts``), computed once each
+    memo: dict[object, object] = field(repr=False, default_factory=dict)
+
+    @property
+    def lower(self) -> str:
+        """The text lowercased, offset for offset (empty when lowercasing would move offsets)."""
+        if self._lower is None:
+            low = self.text.lower()
+            self._lower = low if len(low) == len(self.text) else ""
+        return self._lower
+
+    def matches(self, term: str) -> list[re.Match[str]]:
+        """Every match of ``term_pattern(term)``, found by looking only around the occurrences of the
+        term's longest literal run (a match holds that run verbatim, up to case)."""
+        rx = term_pattern(term)
+        runs = [r for r in re.split(r"[-\s]+", term.strip().lower()) if r]
+        fragment = max(runs, key=len) if runs else ""
+        if not fragment or not self.lower:
+            return list(rx.finditer(self.text))
+        width = len(term) + 2
+        found: dict[int, re.Match[str]] = {}
+        at = self.lower.find(fragment)
+        while at >= 0:
+            pos = max(at - width, 0)
+            for m in rx.finditer(self.text, pos, min(at + len(fragment) + width, len(self.text))):
+                if m.start() <= at < m.end():
+                    found.setdefault(m.start(), m)
+            at = self.lower.find(fragment, at + 1)
+        return [found[k] for k in sorted(found)]
 
     @property
     def line_count(self) -> int:
@@ -85,13 +116,23 @@ class KnowledgeDoc:
         return bisect.bisect_right(self._line_starts, offset)
 
     def search(self, term: str) -> DocHits:
-        """Count case-insensitive hits of a name and list the sections they fall in."""
+        """Count case-insensitive hits of a name and list the sections they fall in.
+
+        Each term is searched once per document (the rules, the detectors and the verifier ask for
+        the same names); a copy is returned so callers may keep it in their objects.
+        """
         term = term.strip()
         if not term:
             return DocHits(term=term, hits=0, sections=[])
+        found = self._searched.get(term)
+        if found is None:
+            found = self._searched[term] = self._search(term)
+        return found.model_copy(deep=True)
+
+    def _search(self, term: str) -> DocHits:
         hits = 0
         sections: dict[str, None] = {}
-        for m in term_pattern(term).finditer(self.text):
+        for m in self.matches(term):
             hits += 1
             sec = self.section_at(self.line_of(m.start()))
             if sec is not None:

@@ -251,7 +251,7 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str, int, list[str]]:
         body = text[match.end() :]
         body_line = text[: match.end()].count("\n") + 1
         try:
-            data = yaml.safe_load(block)
+            data = yaml.load(block, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             where = f" (line {mark.line + 2})" if mark is not None else ""

@@ -174,6 +174,10 @@ class Contradiction(_Model):
     location: SourceRef | None = None
     numbers: list[NumberCitation] = Field(default_factory=list)
     producer: str = "rules"
+    members: list[str] = Field(
+        default_factory=list,
+        description="A grouped registration: the keys of every item of this kind in this material (key: the first).",
+    )
 
 
 class Anchor(_Model):
@@ -206,6 +210,10 @@ class Excluded(_Model):
     evidence: EvidenceLevel
     reason: str
     url: str | None = None
+    members: list[str] = Field(
+        default_factory=list,
+        description="A group: the keys of every item excluded from this material for this reason.",
+    )
 
 
 class Action(_Model):

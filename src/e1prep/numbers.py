@@ -40,6 +40,7 @@ class NumberToken:
         return number_cores(self.text)
 
 
+@lru_cache(maxsize=1 << 16)
 def normalize(text: str) -> str:
     """Full-width digits to ASCII, dashes unified, thousands separators and spaces removed."""
     text = text.translate(_FULLWIDTH).translate(_DASHES)
@@ -47,6 +48,7 @@ def normalize(text: str) -> str:
     return re.sub(r"\s+", "", text)
 
 
+@lru_cache(maxsize=1 << 16)
 def number_cores(text: str) -> tuple[str, ...]:
     norm = normalize(text)
     return tuple(m.group(0).lstrip("0") or "0" for m in re.finditer(r"\d+(?:\.\d+)?", norm))
@@ -67,9 +69,31 @@ def number_pattern(needle: str) -> re.Pattern[str] | None:
 
 
 def occurs_in(needle: str, haystack_normalized: str) -> bool:
-    """Does a number, as written, occur in a normalised text with digit boundaries on both sides?"""
-    rx = number_pattern(needle)
-    return rx is not None and rx.search(haystack_normalized) is not None
+    """Does a number, as written, occur in a normalised text with digit boundaries on both sides?
+
+    The same test as ``number_pattern(needle).search``, by substring search (no regex per needle).
+    """
+    core = _normalized(needle)
+    if not core:
+        return False
+    lead, trail = core[0].isdigit(), core[-1].isdigit()
+    at = haystack_normalized.find(core)
+    while at >= 0:
+        end = at + len(core)
+        before = haystack_normalized[at - 1] if at else ""
+        after = haystack_normalized[end : end + 2]
+        # (``isdecimal`` is what ``\d`` matches)
+        ok_before = not lead or not before or not (before.isdecimal() or before == ".")
+        ok_after = not trail or not after or not (after[0].isdecimal() or (after[0] == "." and after[1:2].isdecimal()))
+        if ok_before and ok_after:
+            return True
+        at = haystack_normalized.find(core, at + 1)
+    return False
+
+
+@lru_cache(maxsize=1 << 16)
+def _normalized(needle: str) -> str:
+    return normalize(needle)
 
 
 # --- the patterns, tried in order at each position -------------------------------------------
@@ -243,9 +267,17 @@ def scan(text: str) -> list[NumberToken]:
     """Every number-bearing token in ``text``, left to right; URLs are skipped but for issue numbers.
 
     Each pattern's next match is cached and searched again only once the scan has passed it,
-    so the scan stays linear in the text's length.
+    so the scan stays linear in the text's length. A text is scanned once per process: the rules,
+    the detectors and the verifier ask for the same lines (tokens are immutable).
     """
+    return list(_scan(text))
+
+
+@lru_cache(maxsize=1 << 16)
+def _scan(text: str) -> tuple[NumberToken, ...]:
     text = text.translate(_FULLWIDTH)
+    if not _HAS_DIGIT.search(text):
+        return ()  # every token holds a digit (a URL yields only its issue numbers)
     tokens: list[NumberToken] = []
     pos = 0
     nxt: list[re.Match[str] | None] = [None] * len(_PATTERNS)
@@ -266,7 +298,7 @@ def scan(text: str) -> list[NumberToken]:
         kind, typ, _ = _PATTERNS[best_i]
         tokens += _tokens_of(kind, typ, best, text)
         pos = max(best.end(), best.start() + 1)
-    return tokens
+    return tuple(tokens)
 
 
 def quantities(text: str) -> list[NumberToken]:

@@ -10,9 +10,10 @@ from typing import Any, Protocol, Self, TypeVar
 
 from ._version import __version__
 from .checks import detect_all
-from .errors import InputError
+from .errors import InputError, Interrupted
 from .knowledge import KnowledgeDoc, arxiv_ids, parse_knowledge
 from .loading import KB, load_kb
+from .markers import strictest
 from .models import (
     Action,
     Anchor,
@@ -33,11 +34,19 @@ from .models import (
     RunInfo,
     SourceEntry,
 )
+from .notes import note_items
 from .producers import Producer, Production
 from .rules import RulesProducer
 from .verify import Report, Verifier
 
 log = logging.getLogger(__name__)
+#: stage and per-material progress, shown by the command line on stderr
+progress = logging.getLogger("e1prep.progress")
+
+#: increments named in the judgement (the rest: "等，另 N 条见 §1")
+JUDGED_KEYS = 10
+#: increments that get their own action in §6 (the rest: one line)
+ACTED_KEYS = 12
 
 FIRST_PASS_NOTE = "规则版初稿（rule-based first pass）：未调用模型，需人工复核后再改活文档。"
 
@@ -78,15 +87,36 @@ def draft_brief(
     """
     loaded = load_kb(manifest, kb, item)
     doc = living_document(loaded)
+    _report_materials(loaded)
     producer = producer or RulesProducer()
     log.info("drafting %s with the %s backend (%d materials)", loaded.item.id, producer.name, len(loaded.materials))
+    progress.info("producing (%s backend)", producer.name)
     production = producer.produce(loaded, doc)
     if producer.name != "rules":
         # the rules' facts are merged with a model's objects; the model adds, never replaces
         production = _merge_productions(production, RulesProducer().produce(loaded, doc))
+    progress.info("detecting cross-document conflicts")
     findings = detect_all(loaded, doc)
-    brief = assemble(loaded, doc, producer.name, production, findings.contradictions, findings.refreshes)
-    return apply_verification(brief, Verifier(loaded, doc))
+    contradictions = [c for c in findings.contradictions if not _about_off_topic(c, production.off_topic)]
+    brief = assemble(loaded, doc, producer.name, production, contradictions, findings.refreshes)
+    progress.info("verifying %d objects", len(brief.increments) + len(brief.refreshes) + len(brief.contradictions))
+    brief = apply_verification(brief, Verifier(loaded, doc))
+    if production.interrupted:
+        raise Interrupted(brief)
+    return brief
+
+
+def _report_materials(kb: KB) -> None:
+    """One progress line per material: what was read, and how many items a note holds."""
+    total = 0
+    for n, m in enumerate(kb.materials, start=1):
+        items = ""
+        if m.status is MaterialStatus.read and m.kind in (MaterialKind.inbox_note, MaterialKind.other):
+            count = len(note_items(m))
+            total += count
+            items = f", {count} items"
+        progress.info("material %d/%d %s: %s%s", n, len(kb.materials), m.path, m.status.value, items)
+    progress.info("read %d materials, %d note items", len(kb.materials), total)
 
 
 def verify_brief(
@@ -129,24 +159,47 @@ def merge(objects: Sequence[T]) -> list[T]:
     """The same thing named twice (same kind, same key) becomes one object with all its sources."""
     out: list[T] = []
     index: dict[tuple[str, str], int] = {}
+    # per merged object: its sources and citations so far (citations keyed by their JSON: linear, not n²)
+    sources: dict[int, dict[str, None]] = {}
+    numbers: dict[int, dict[str, NumberCitation]] = {}
     for entry in objects:
         kind = getattr(entry, "kind", type(entry).__name__)
         k = (str(kind), _norm_key(entry.key))
         if k in index:
-            kept: T = out[index[k]]
-            sources = list(dict.fromkeys([*kept.sources, *entry.sources]))
-            numbers = list(kept.numbers)
+            n = index[k]
+            if n not in sources:
+                sources[n] = dict.fromkeys(out[n].sources)
+                numbers[n] = {c.model_dump_json(): c for c in out[n].numbers}
+            sources[n].update(dict.fromkeys(entry.sources))
             for cite in entry.numbers:
-                if cite not in numbers:
-                    numbers.append(cite)
-            out[index[k]] = kept.model_copy(update={"sources": sources, "numbers": numbers})
+                numbers[n].setdefault(cite.model_dump_json(), cite)
             continue
         index[k] = len(out)
         out.append(entry)
+    for n in sources:
+        out[n] = out[n].model_copy(update={"sources": list(sources[n]), "numbers": list(numbers[n].values())})
     return out
 
 
+#: registrations that say nothing about an item once it is excluded as off-topic
+#: an item excluded as off-topic registers none of these (its numbers are not a finding anyway); a page
+#: it could not open is still said (the golden cases register a paywalled off-topic story as blocked)
+_ITEM_REGISTRATIONS = (ContradictionKind.not_quotable,)
+
+
+def _about_off_topic(c: Contradiction, off_topic: set[tuple[str, int]]) -> bool:
+    """A registration about an item the brief excluded as off-topic (it adds nothing to the brief)."""
+    loc = c.location
+    return (
+        c.kind in _ITEM_REGISTRATIONS
+        and loc is not None
+        and loc.line_start is not None
+        and (loc.path, loc.line_start) in off_topic
+    )
+
+
 def _merge_productions(primary: Production, rules: Production) -> Production:
+    primary.off_topic |= rules.off_topic
     primary.refreshes = [*rules.refreshes, *primary.refreshes]
     primary.excluded = [*rules.excluded, *primary.excluded]
     primary.increments = [*rules.increments, *primary.increments]
@@ -237,8 +290,13 @@ def actions_of(increments: list[Increment], contradictions: list[Contradiction])
             section=inc.section,
             keys=[inc.key],
         )
-        for inc in increments
+        for inc in increments[:ACTED_KEYS]
     ]
+    if len(increments) > ACTED_KEYS:
+        rest = [inc.key for inc in increments[ACTED_KEYS:]]
+        actions.append(
+            Action(text=f"其余 {len(rest)} 条增量逐条见 §1，按同样方式各加一条（先核对是否同一事物）", keys=rest)
+        )
     registered = [
         c
         for c in contradictions
@@ -254,7 +312,8 @@ def actions_of(increments: list[Increment], contradictions: list[Contradiction])
     ]
     if registered:
         keys = list(dict.fromkeys(c.key for c in registered))
-        actions.append(Action(text="开放问题处登记采集/口径矛盾：" + "、".join(keys), section=None, keys=keys))
+        shown = "、".join(keys[:JUDGED_KEYS]) + (f" 等 {len(keys)} 项" if len(keys) > JUDGED_KEYS else "")
+        actions.append(Action(text="开放问题处登记采集/口径矛盾：" + shown, section=None, keys=keys))
     do_not = [
         "不引用任何标为不可引用的数字（厂商自述、搜索片段、摘要、截断或付费墙页面）。",
         "不动活文档骨架；计数变化只刷新，不写成新观点。",
@@ -262,6 +321,26 @@ def actions_of(increments: list[Increment], contradictions: list[Contradiction])
         "不为凑 arXiv 引用数回填任何未读原文的论文。",
     ]
     return actions, do_not
+
+
+def judgement_of(brief: Brief) -> str:
+    """The one-line judgement, from the objects the brief holds (after verification: the accepted ones)."""
+    materials = [s for s in brief.sources if s.role == "material"]
+    read = sum(1 for s in materials if s.status is MaterialStatus.read)
+    increments = brief.increments
+    keys = [i.key for i in increments[:JUDGED_KEYS]]
+    more = f"等，另 {len(increments) - JUDGED_KEYS} 条见 §1" if len(increments) > JUDGED_KEYS else ""
+    return (
+        f"本批 {len(materials)} 份材料（读取 {read} 份，未扫描清单外文件）：实质增量 {len(increments)} 条"
+        + (f"（{'、'.join(keys)}{more}）" if increments else "")
+        + f"；复核后非新 {len(brief.refreshes)} 件；矛盾与待核实 {_lines(brief.contradictions)}；"
+        f"未采纳 {_lines(brief.excluded)}。"
+    )
+
+
+def _lines(objects: Sequence[Contradiction | Excluded]) -> str:
+    items = sum(len(o.members) or 1 for o in objects)
+    return f"{len(objects)} 条" + (f"（成组登记，共 {items} 项）" if items != len(objects) else "")
 
 
 def assemble(
@@ -272,18 +351,7 @@ def assemble(
     contradictions: list[Contradiction],
     refreshes: list[Refresh],
 ) -> Brief:
-    increments = merge(production.increments)
-    refreshes_all = merge([*refreshes, *production.refreshes])
-    contradictions_all = merge([*contradictions, *production.contradictions])
-    excluded: list[Excluded] = production.excluded
-    actions, do_not = actions_of(increments, contradictions_all)
-    read = sum(1 for m in kb.materials if m.status is MaterialStatus.read and m.path not in production.failures)
-    judgement = (
-        f"本批 {len(kb.materials)} 份材料（读取 {read} 份，未扫描清单外文件）：实质增量 {len(increments)} 条"
-        + (f"（{'、'.join(i.key for i in increments)}）" if increments else "")
-        + f"；复核后非新 {len(refreshes_all)} 件；矛盾与待核实 {len(contradictions_all)} 条；"
-        f"未采纳 {len(excluded)} 条。"
-    )
+    """The brief's objects as produced, unmerged and unverified; ``apply_verification`` finishes it."""
     return Brief(
         header=Header(
             job=kb.manifest.job,
@@ -300,15 +368,12 @@ def assemble(
             anchors=len(doc.anchors),
             sections=len(doc.sections),
         ),
-        judgement=judgement,
-        increments=increments,
-        refreshes=refreshes_all,
-        contradictions=contradictions_all,
+        increments=list(production.increments),
+        refreshes=[*refreshes, *production.refreshes],
+        contradictions=[*contradictions, *production.contradictions],
         anchors=anchors_of(kb, doc),
         candidates=candidates_of(kb, doc),
-        excluded=excluded,
-        actions=actions,
-        do_not=do_not,
+        excluded=list(production.excluded),
         sources=sources_of(kb, production),
         run=RunInfo(
             backend=backend,
@@ -321,11 +386,129 @@ def assemble(
     )
 
 
+#: this many items of one kind from one material (or more) become one grouped line (the golden
+#: cases, like the hand-written briefs, list up to 7 per material one by one)
+GROUP_MIN = 10
+#: examples named in a grouped line
+GROUP_EXAMPLES = 3
+_DETAIL = re.compile(r"（[^（）]*）|\([^()]*\)|「[^」]*」|\d{4}-\d{2}-\d{2}|\d+")
+
+
+def _reason_kind(reason: str) -> str:
+    """A reason without its item's particulars (dates, remarks, quoted words): what items share."""
+    return re.sub(r"\s+", " ", _DETAIL.sub("", reason)).strip(" ，,")
+
+
+def _examples(keys: list[str]) -> str:
+    shown = "、".join(keys[:GROUP_EXAMPLES])
+    return shown + ("等" if len(keys) > GROUP_EXAMPLES else "")
+
+
+def group_excluded(excluded: list[Excluded]) -> list[Excluded]:
+    """Items excluded from one material for one reason become one line once there are ``GROUP_MIN``."""
+    buckets: dict[tuple[tuple[str, ...], str], list[Excluded]] = {}
+    for e in excluded:
+        buckets.setdefault((tuple(e.sources), _reason_kind(e.reason)), []).append(e)
+    out: list[Excluded] = []
+    for (sources, why), entries in buckets.items():
+        if len(entries) < GROUP_MIN or any(e.members for e in entries):
+            out += entries
+            continue
+        keys = [e.key for e in entries]
+        out.append(
+            Excluded(
+                key=keys[0],
+                sources=list(sources),
+                evidence=strictest(*(e.evidence for e in entries)),
+                reason=f"{why}：本材料 {len(entries)} 条同因未采纳（例如 {_examples(keys)}）",
+                members=keys,
+            )
+        )
+    return out
+
+
+def group_contradictions(contradictions: list[Contradiction]) -> list[Contradiction]:
+    """Registrations of one kind in one material become one line once there are ``GROUP_MIN``.
+
+    The group keeps every item's key (``members``); its key is the first item's, and its claim
+    names the count and a few examples. Cross-document findings (counts, cards) are never grouped.
+    """
+    groupable = {
+        ContradictionKind.not_quotable,
+        ContradictionKind.access_blocked,
+        ContradictionKind.stale,
+        ContradictionKind.version_mismatch,
+        ContradictionKind.injection_suspected,
+        ContradictionKind.claim_tension,
+    }
+    buckets: dict[tuple[ContradictionKind, tuple[str, ...]], list[Contradiction]] = {}
+    out: list[Contradiction | tuple[ContradictionKind, tuple[str, ...]]] = []
+    for c in contradictions:
+        if c.kind not in groupable or c.members:
+            out.append(c)
+            continue
+        k = (c.kind, tuple(c.sources))
+        if k not in buckets:
+            buckets[k] = []
+            out.append(k)
+        buckets[k].append(c)
+    result: list[Contradiction] = []
+    for entry in out:
+        if isinstance(entry, Contradiction):
+            result.append(entry)
+            continue
+        group = buckets[entry]
+        if len(group) < GROUP_MIN:
+            result += group
+            continue
+        keys = list(dict.fromkeys(c.key for c in group))
+        first = group[0]
+        result.append(
+            Contradiction(
+                key=first.key,
+                kind=first.kind,
+                sources=list(first.sources),
+                evidence=strictest(*(c.evidence for c in group)),
+                claim=f"本材料同类登记 {len(group)} 条（例如 {_examples(keys)}）：{first.claim}",
+                action=first.action,
+                numbers=first.numbers,
+                producer=first.producer,
+                members=keys,
+            )
+        )
+    return result
+
+
+def finish(brief: Brief) -> Brief:
+    """Merge what is named twice, group bulk registrations, then derive the judgement, actions and
+    do-not list from what is left."""
+    increments = merge(brief.increments)
+    refreshes = merge(brief.refreshes)
+    contradictions = group_contradictions(merge(brief.contradictions))
+    actions, do_not = actions_of(increments, contradictions)
+    merged = brief.model_copy(
+        update={
+            "increments": increments,
+            "refreshes": refreshes,
+            "contradictions": contradictions,
+            "excluded": group_excluded(brief.excluded),
+            "actions": actions,
+            "do_not": do_not,
+        }
+    )
+    return merged.model_copy(update={"judgement": judgement_of(merged)})
+
+
 def apply_verification(brief: Brief, verifier: Verifier) -> Brief:
-    """Objects that fail move to ``rejected`` with their reasons; nothing is dropped silently."""
+    """Objects that fail move to ``rejected`` with their reasons; nothing is dropped silently.
+
+    Each object is checked as its producer made it, before merging: a rejected model object never
+    takes a rules object of the same key with it. Only accepted objects are merged, and the
+    judgement and actions are derived from them alone (``finish``).
+    """
     report: Report = verifier.verify(brief)
     if report.clean:
-        return brief
+        return finish(brief)
     kept: dict[str, list[object]] = {}
     rejected = list(brief.rejected)
     for name in ("increments", "refreshes", "contradictions", "anchors"):
@@ -345,4 +528,4 @@ def apply_verification(brief: Brief, verifier: Verifier) -> Brief:
             else:
                 keep.append(obj)
         kept[name] = keep
-    return brief.model_copy(update={**kept, "rejected": rejected})
+    return finish(brief.model_copy(update={**kept, "rejected": rejected}))

@@ -22,6 +22,10 @@ class Production:
     usage: Usage = field(default_factory=Usage)
     model: str | None = None
     prompt_versions: dict[str, str] = field(default_factory=dict)
+    #: items excluded as off-topic, as (material path, first line): nothing else is registered for them
+    off_topic: set[tuple[str, int]] = field(default_factory=set)
+    #: the run was interrupted: materials not finished are in ``failures``
+    interrupted: bool = False
 
 
 class Producer(Protocol):

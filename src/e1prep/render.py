@@ -5,7 +5,26 @@ from __future__ import annotations
 from typing import Literal
 
 from .errors import ConfigError
-from .models import EVIDENCE_LABELS_EN, Brief, EvidenceLevel
+from .models import EVIDENCE_LABELS_EN, Brief, EvidenceLevel, Excluded
+
+#: whatever the batch, the Markdown brief stays under this many bytes (the JSON keeps everything)
+MAX_MARKDOWN = 64 * 1024
+#: characters of one rendered line, at most
+LINE_MAX = 600
+#: bytes per part of the brief; their sum (plus headings and the footer) stays under MAX_MARKDOWN
+BUDGET = {
+    "s1": 12_000,
+    "s2": 6_000,
+    "exc": 5_000,
+    "s3": 10_000,
+    "s4": 3_000,
+    "s5": 4_000,
+    "s6": 3_000,
+    "s7": 5_000,
+    "rej": 5_000,
+}
+#: violations listed per rejected object
+VIOLATIONS_SHOWN = 5
 
 #: the languages of the Markdown brief's headings and labels
 Lang = Literal["zh", "en"]
@@ -42,6 +61,8 @@ _ZH = {
     "material": "清单材料",
     "spot": "抽查（非清单）",
     "base": "基线（只读）",
+    "more": "……另 {n} 条未列出（完整列表见 JSON 简报）",
+    "group": "{n} 条",
 }
 _EN = {
     "title": "{topic} · E1 pre-digestion brief ({date})",
@@ -73,7 +94,27 @@ _EN = {
     "material": "material",
     "spot": "spot check (not a material)",
     "base": "baseline (read only)",
+    "more": "... {n} more not shown (the JSON brief lists them all)",
+    "group": "{n} items",
 }
+
+
+def _clip(line: str) -> str:
+    return line if len(line) <= LINE_MAX else line[: LINE_MAX - 1] + "…"
+
+
+def _fit(blocks: list[list[str]], budget: int, t: dict[str, str]) -> list[str]:
+    """As many whole blocks (one per object) as fit in ``budget`` bytes, then one line for the rest."""
+    out: list[str] = []
+    used = 0
+    for n, block in enumerate(blocks):
+        lines = [_clip(x) for x in block]
+        size = sum(len(x.encode()) + 1 for x in lines)
+        if used + size > budget:
+            return [*out, t["more"].format(n=len(blocks) - n)]
+        out += lines
+        used += size
+    return out
 
 
 def _lvl(level: EvidenceLevel, lang: str) -> str:
@@ -89,88 +130,108 @@ def _header(brief: Brief, t: dict[str, str]) -> list[str]:
     out.append(t["baseline"].format(path=b.path, version=b.version or "-", lines=b.lines, anchors=b.anchors))
     if brief.run.first_pass:
         out.append(f"> {brief.run.first_pass}")
-    return [*out, "", f"## {t['s0']}", "", brief.judgement, ""]
+    return [*[_clip(x) for x in out], "", f"## {t['s0']}", "", _clip(brief.judgement), ""]
 
 
 def _increments(brief: Brief, t: dict[str, str], lang: str) -> list[str]:
     out = [f"## {t['s1'].format(n=len(brief.increments))}", ""]
+    blocks = []
     for n, inc in enumerate(brief.increments, start=1):
-        out.append(f"### {n}. {inc.key}" + (f" · {inc.title}" if inc.title and inc.title != inc.key else ""))
-        out.append(f"- {t['src']}：{'、'.join(inc.sources)}" + (f"；{inc.url}" if inc.url else ""))
+        block = [f"### {n}. {inc.key}" + (f" · {inc.title}" if inc.title and inc.title != inc.key else "")]
+        block.append(f"- {t['src']}：{'、'.join(inc.sources)}" + (f"；{inc.url}" if inc.url else ""))
         note = f"；{inc.evidence_note}" if inc.evidence_note else ""
-        out.append(f"- {t['lvl']}：{_lvl(inc.evidence, lang)}{note}")
+        block.append(f"- {t['lvl']}：{_lvl(inc.evidence, lang)}{note}")
         if inc.points:
-            out += [f"- {t['pts']}：", *[f"  - {p}" for p in inc.points]]
+            block += [f"- {t['pts']}：", *[f"  - {p}" for p in inc.points]]
         if inc.relation:
-            out.append(f"- {t['rel']}：{inc.relation}")
-        out.append(f"- {t['sec']}：{inc.section or '-'}")
+            block.append(f"- {t['rel']}：{inc.relation}")
+        block.append(f"- {t['sec']}：{inc.section or '-'}")
         if inc.boundary:
-            out += [f"- {t['bnd']}：", *[f"  - {x}" for x in inc.boundary]]
-        out.append("")
-    return out if brief.increments else [*out, t["none"], ""]
+            block += [f"- {t['bnd']}：", *[f"  - {x}" for x in inc.boundary]]
+        blocks.append([*block, ""])
+    return [*out, *_fit(blocks, BUDGET["s1"], t), ""] if brief.increments else [*out, t["none"], ""]
+
+
+def _excluded_line(e: Excluded, t: dict[str, str]) -> str:
+    if e.members:
+        count = t["group"].format(n=len(e.members))
+        return f"- {'、'.join(e.sources)} · {count}（{e.evidence.value}）：{e.reason}"
+    return f"- {e.key}（{'、'.join(e.sources)}，{e.evidence.value}）：{e.reason}"
 
 
 def _refreshes(brief: Brief, t: dict[str, str]) -> list[str]:
     out = [f"## {t['s2'].format(n=len(brief.refreshes))}", ""]
     out += [f"| key | {t['src']} | {t['lvl']} | |", "|---|---|---|---|"]
-    out += [f"| {r.key} | {'、'.join(r.sources)} | {r.evidence.value} | {r.summary} |" for r in brief.refreshes]
+    rows = [[f"| {r.key} | {'、'.join(r.sources)} | {r.evidence.value} | {r.summary} |"] for r in brief.refreshes]
+    out += _fit(rows, BUDGET["s2"], t)
     out.append("")
     if brief.excluded:
-        out += [f"### {t['exc'].format(n=len(brief.excluded))}", ""]
-        out += [f"- {e.key}（{'、'.join(e.sources)}，{e.evidence.value}）：{e.reason}" for e in brief.excluded]
+        n = sum(len(e.members) or 1 for e in brief.excluded)
+        out += [f"### {t['exc'].format(n=n)}", ""]
+        out += _fit([[_excluded_line(e, t)] for e in brief.excluded], BUDGET["exc"], t)
         out.append("")
     return out
 
 
 def _contradictions(brief: Brief, t: dict[str, str]) -> list[str]:
     out = [f"## {t['s3'].format(n=len(brief.contradictions))}", ""]
+    blocks = []
     for n, c in enumerate(brief.contradictions, start=1):
         detail = f" {c.detail}" if c.detail else ""
         action = f" → {c.action}" if c.action else ""
-        out.append(
-            f"{n}. [{c.kind.value}] {c.key}：{c.claim}{detail}{action}（{'、'.join(c.sources)}，{c.evidence.value}）"
+        blocks.append(
+            [f"{n}. [{c.kind.value}] {c.key}：{c.claim}{detail}{action}（{'、'.join(c.sources)}，{c.evidence.value}）"]
         )
-    return [*out, "" if brief.contradictions else t["none"], ""]
+    return [*out, *_fit(blocks, BUDGET["s3"], t), "" if brief.contradictions else t["none"], ""]
 
 
 def _candidates_and_anchors(brief: Brief, t: dict[str, str]) -> list[str]:
     out = [f"## {t['s4']}", ""]
+    blocks = []
     for cand in brief.candidates:
         name = f"arXiv:{cand.arxiv}" if cand.arxiv else cand.path
-        out.append(f"- {name} · {cand.title} · {cand.status} · {cand.path}：{cand.note}")
-    out += [] if brief.candidates else [t["none"]]
+        blocks.append([f"- {name} · {cand.title} · {cand.status} · {cand.path}：{cand.note}"])
+    out += _fit(blocks, BUDGET["s4"], t) if brief.candidates else [t["none"]]
     out += ["", f"## {t['s5']}", ""]
     if not brief.anchors:
         return [*out, t["anchors_none"], ""]
     out += [t["col_anchor"], "|---|---|---|---|"]
+    rows = []
     for a in brief.anchors:
         where = f"（{'、'.join(a.sections)}）" if a.sections else ""
         status = t["anchored"] + where if a.status == "anchored" else t["new"]
-        out.append(f"| arXiv:{a.arxiv} | {a.title} | {status} | {'、'.join(a.sources)} |")
-    return [*out, ""]
+        rows.append([f"| arXiv:{a.arxiv} | {a.title} | {status} | {'、'.join(a.sources)} |"])
+    return [*out, *_fit(rows, BUDGET["s5"], t), ""]
 
 
 def _actions_and_sources(brief: Brief, t: dict[str, str]) -> list[str]:
     out = [f"## {t['s6']}", ""]
-    out += [f"{n}. {a.text}" for n, a in enumerate(brief.actions, start=1)] or [t["none"]]
-    out += ["", f"**{t['donot']}**：", *[f"- {x}" for x in brief.do_not], ""]
+    actions = [[f"{n}. {a.text}"] for n, a in enumerate(brief.actions, start=1)]
+    out += _fit(actions, BUDGET["s6"], t) or [t["none"]]
+    out += ["", f"**{t['donot']}**：", *[_clip(f"- {x}") for x in brief.do_not[:8]], ""]
     out += [f"## {t['s7']}", ""]
     role_names = {"material": t["material"], "spot_check": t["spot"], "baseline": t["base"]}
+    blocks = []
     for s in brief.sources:
         extra = f"：{s.reason}" if s.reason else ""
         warn = f"（{'；'.join(s.warnings)}）" if s.warnings else ""
-        out.append(f"- [{role_names[s.role]}] {s.path} — {s.status.value}{extra}{warn}")
-    return [*out, ""]
+        blocks.append([f"- [{role_names[s.role]}] {s.path} — {s.status.value}{extra}{warn}"])
+    return [*out, *_fit(blocks, BUDGET["s7"], t), ""]
 
 
 def _rejected(brief: Brief, t: dict[str, str]) -> list[str]:
     if not brief.rejected:
         return []
     out = [f"## {t['rej'].format(n=len(brief.rejected))}", ""]
+    blocks = []
     for rej in brief.rejected:
-        out.append(f"- {rej.list_name} · {rej.key}（producer {rej.producer}）")
-        out += [f"  - [{v.rule}] {v.path}: {v.text!r} — {v.reason}" for v in rej.violations]
-    return [*out, ""]
+        block = [f"- {rej.list_name} · {rej.key}（producer {rej.producer}）"]
+        shown = rej.violations[:VIOLATIONS_SHOWN]
+        block += [f"  - [{v.rule}] {v.path}: {v.text!r} — {v.reason}" for v in shown]
+        if len(rej.violations) > len(shown):
+            block.append("  - " + t["more"].format(n=len(rej.violations) - len(shown)))
+        blocks.append(block)
+    return [*out, *_fit(blocks, BUDGET["rej"], t), ""]
 
 
 def render_markdown(brief: Brief, lang: Lang = "zh") -> str:

@@ -167,8 +167,10 @@ class RulesProducer:
             excluded_reason = f"{item.evidence.label}（{item.remark or '无核查说明'}），列为待核查线索，不作增量"
         elif remark := off_topic(item.text):
             excluded_reason = f"笔记自述与本主题无关（「{remark}」），不作增量"
+            out.off_topic.add((material.path, item.line_start))
         elif index.overlap(item.text) < MIN_TOPIC_OVERLAP and not index.names_entity(item.text):
             excluded_reason = "与活文档主题词几乎不重合，判为非本主题"
+            out.off_topic.add((material.path, item.line_start))
         if excluded_reason:
             out.excluded.append(
                 Excluded(

@@ -7,6 +7,7 @@ the material line the number stands on.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -20,12 +21,14 @@ from .models import (
     Anchor,
     Brief,
     Contradiction,
+    ContradictionKind,
     EvidenceLevel,
     Increment,
     MaterialKind,
     MaterialStatus,
     NumberCitation,
     Refresh,
+    SourceRef,
     Violation,
 )
 from .notes import URL_RE, NoteItem, blocks, note_items
@@ -47,7 +50,24 @@ RULES: dict[str, str] = {
     "hit-count-wrong": "a hit count disagrees with a fresh search of the living document",
     "known-as-new": "an increment of kind 'new' whose key the living document already names",
     "sources-incomplete": "a material of the manifest is missing from the sources",
+    "key-ungrounded": "an object's key names nothing that occurs in its sources or the living document",
+    "name-ungrounded": "a name or bracketed label in an object's text occurs in none of its sources nor the document",
+    "source-empty": "an object is drawn from a material that holds no text",
 }
+
+#: name-like words: compounds joined by - _ . / (``nvidia_flake8_2019``, ``recursive-oss/rec``),
+#: words mixing letters and digits (``flake8``), and bracketed labels (``[flake8]``, ``【X】``)
+_NAME_WORD = re.compile(
+    r"(?<![\w\-./])[A-Za-z][A-Za-z0-9]*(?:[\-_./][A-Za-z0-9]+)+(?![\w\-/])"
+    r"|(?<![\w\-./])[A-Za-z]+\d[A-Za-z0-9]*(?![\w\-/])"
+)
+_BRACKET = re.compile(r"\[([^\[\]\n]{1,60})\](?!\()|【([^【】\n]{1,60})】")
+_URLISH = re.compile(r"(?:https?://|www\.)\S+|\S+\.(?:md|json|ya?ml|txt)\b|§\s*\d+(?:\.\d+)*")
+
+#: the tool's own vocabulary (material kinds, evidence levels, contradiction kinds) needs no source
+_VOCABULARY = frozenset(
+    {k.value for k in MaterialKind} | {k.value for k in EvidenceLevel} | {k.value for k in ContradictionKind}
+)
 
 _HIT_CLAIM = re.compile(r"「([^」]+)」\s*=?\s*(\d+)\s*命中|(\S+?)\s*=\s*(\d+)\s*命中")
 _NOT_FOUND = re.compile(r"「([^」]+)」\s*(?:未命中|零命中|无命中)")
@@ -66,6 +86,65 @@ class MaterialFacts:
     core_lines: dict[str, list[int]] = field(default_factory=dict)
     #: each item of a note with the level the plain rule gives it
     item_levels: list[tuple[NoteItem, EvidenceLevel]] = field(default_factory=list)
+    _folded: str | None = None
+    _levels_of: dict[str, EvidenceLevel | None] = field(default_factory=dict)
+    _by_url: dict[str, list[tuple[NoteItem, EvidenceLevel]]] | None = None
+    _joined: dict[str, tuple[str, list[int]]] = field(default_factory=dict)
+    _contains: dict[str, bool] = field(default_factory=dict)
+
+    @property
+    def folded(self) -> str:
+        """The normalised text, case-folded: where names are looked up."""
+        if self._folded is None:
+            self._folded = self.normalized.casefold()
+        return self._folded
+
+    def items_with_url(self, url: str | None) -> list[tuple[NoteItem, EvidenceLevel]]:
+        """The items (with their plain-rule level) that carry ``url``."""
+        if not url:
+            return []
+        if self._by_url is None:
+            self._by_url = {}
+            for pair in self.item_levels:
+                for u in dict.fromkeys(pair[0].urls):
+                    self._by_url.setdefault(u, []).append(pair)
+        return self._by_url.get(url, [])
+
+    def items_naming(self, key: str, where: str) -> list[tuple[NoteItem, EvidenceLevel]]:
+        """The items whose ``where`` (``title`` or ``text``), case-folded, holds ``key`` (case-folded)."""
+        if not key:
+            return []
+        if where not in self._joined:
+            pieces = [getattr(item, where).casefold() for item, _ in self.item_levels]
+            starts, at = [], 0
+            for piece in pieces:
+                starts.append(at)
+                at += len(piece) + 1
+            self._joined[where] = ("\x00".join(pieces), starts)
+        joined, starts = self._joined[where]
+        found: dict[int, None] = {}
+        at = joined.find(key)
+        while at >= 0:
+            n = bisect.bisect_right(starts, at) - 1
+            if "\x00" not in joined[at : at + len(key)]:  # within one item
+                found[n] = None
+            at = joined.find(key, at + 1)
+        return [self.item_levels[n] for n in found]
+
+    def names(self, name: str, near: tuple[int, int] | None = None) -> bool:
+        """Does ``name`` occur in the material or its file name (case and spacing aside)?
+
+        ``near`` (1-based first and last line) is looked at first: an item's own lines usually
+        hold its name, which spares a search of the whole material.
+        """
+        needle = normalize(name).casefold()
+        if not needle:
+            return False
+        if near is not None:
+            first, last = max(near[0], 1), min(near[1], len(self.lines))
+            if any(needle in self.lines[n - 1].casefold() for n in range(first, last + 1)):
+                return True
+        return needle in self.folded or needle in self.material.path.casefold()
 
     @classmethod
     def build(cls, material: Material) -> MaterialFacts:
@@ -104,6 +183,12 @@ class MaterialFacts:
 
     def contains(self, needle: str) -> bool:
         """``occurs_in`` over the material, looking only at the lines that hold the needle's numeral."""
+        found = self._contains.get(needle)
+        if found is None:
+            found = self._contains[needle] = self._lookup(needle)
+        return found
+
+    def _lookup(self, needle: str) -> bool:
         candidates = self._candidates(needle)
         if candidates is None:
             return occurs_in(needle, self.normalized)
@@ -122,13 +207,25 @@ class MaterialFacts:
         lines where it stands (None: found nowhere)."""
         if line is not None and 0 < line <= len(self.lines) and occurs_in(number, self.lines[line - 1]):
             return self.levels[line - 1] or self.level_of(number)
+        if number not in self._levels_of:
+            self._levels_of[number] = self._level_of(number)
+        return self._levels_of[number]
+
+    def _level_of(self, number: str) -> EvidenceLevel | None:
         candidates = self._candidates(number)
         if not candidates:
             return None
-        found = [lvl for n in candidates if (lvl := self.levels[n]) is not None and occurs_in(number, self.lines[n])]
-        if not found:
-            return None
-        return next((lvl for lvl in found if not lvl.quotable), found[0])
+        # a non-quotable line decides at once (in doubt, down); a quotable one only if no other holds it
+        first: EvidenceLevel | None = None
+        for n in candidates:
+            lvl = self.levels[n]
+            if lvl is None or (first is not None and lvl.quotable):
+                continue
+            if occurs_in(number, self.lines[n]):
+                if not lvl.quotable:
+                    return lvl
+                first = lvl
+        return first
 
 
 @dataclass
@@ -164,7 +261,17 @@ class Verifier:
         self.scope = {m.path for m in (*kb.materials, *kb.spot_checks)}
         self.all_text = "\n".join(m.text for m in (*kb.materials, *kb.spot_checks) if m.status is MaterialStatus.read)
         self.section_ids = {s.id for s in doc.sections}
+        #: every URL and whitespace-delimited word of the materials: most lookups end here
+        self._tokens = set(URL_RE.findall(self.all_text)) | set(self.all_text.split())
+        self._in_materials: dict[str, bool] = {}
         self._hits: dict[str, int] = {}
+
+    def in_materials(self, text: str) -> bool:
+        """Does ``text`` occur verbatim in a material? (URLs, arXiv ids: answered once each.)"""
+        found = self._in_materials.get(text)
+        if found is None:
+            found = self._in_materials[text] = text in self._tokens or text in self.all_text
+        return found
 
     def hits(self, term: str) -> int:
         if term not in self._hits:
@@ -192,29 +299,35 @@ class Verifier:
         return report
 
     def check_object(self, path: str, obj: Increment | Refresh | Contradiction | Anchor) -> list[Violation]:
-        out: list[Violation] = []
-        for src in obj.sources:
-            if src not in self.scope:
-                out.append(
-                    Violation(
-                        path=f"{path}.sources",
-                        rule="source-not-read",
-                        text=src,
-                        reason="not a material of this manifest item",
-                    )
-                )
-            elif src not in self.facts:
-                out.append(
-                    Violation(path=f"{path}.sources", rule="source-not-read", text=src, reason="material was not read")
-                )
+        out: list[Violation] = self._sources(path, obj)
         if isinstance(obj, Anchor):
             return out + self._anchor(path, obj)
         out += self._object_level(path, obj)
+        out += self._key(path, obj)
+        grounds = self._grounds(obj) if getattr(obj, "members", None) else []
+        for n, member in enumerate(getattr(obj, "members", [])):
+            if not self._named(member, grounds):
+                reason = "a grouped item that occurs in none of the object's sources"
+                out.append(Violation(path=f"{path}.members[{n}]", rule="key-ungrounded", text=member, reason=reason))
+        if isinstance(obj, Contradiction) and obj.location is not None:
+            out += self._location(f"{path}.location", obj.location, obj)
+        section = getattr(obj, "section", None)
+        if section and section not in self.section_ids:
+            out.append(
+                Violation(
+                    path=f"{path}.section",
+                    rule="section-unknown",
+                    text=section,
+                    reason="no such section in the living document",
+                )
+            )
         citations = obj.numbers
         for n, cite in enumerate(citations):
             out += self._citation(f"{path}.numbers[{n}]", cite)
+        # the numerals each citation carries, once per object (distinct sets only)
+        cited = list({frozenset(number_cores(c.text)): None for c in citations})
         for field_path, text in _texts(path, obj):
-            out += self._text(field_path, text, obj, citations)
+            out += self._text(field_path, text, obj, cited)
         if isinstance(obj, Increment):
             out += self._points_quotable(path, obj)
             if obj.kind == "new" and self.hits(obj.key):
@@ -238,13 +351,118 @@ class Verifier:
                     )
                 )
         url = getattr(obj, "url", None)
-        if url and url not in self.all_text:
+        if url and not self.in_materials(url):
             out.append(
                 Violation(path=f"{path}.url", rule="url-not-in-material", text=url, reason="URL occurs in no material")
             )
-        return out
+        return _once_per_name(out)
 
     # --- pieces --------------------------------------------------------------------------------
+
+    def _sources(self, path: str, obj: Increment | Refresh | Contradiction | Anchor) -> list[Violation]:
+        out: list[Violation] = []
+        for src in obj.sources:
+            if src not in self.scope:
+                reason = "not a material of this manifest item"
+                out.append(Violation(path=f"{path}.sources", rule="source-not-read", text=src, reason=reason))
+            elif src not in self.facts:
+                reason = "material was not read"
+                out.append(Violation(path=f"{path}.sources", rule="source-not-read", text=src, reason=reason))
+            elif not self.facts[src].normalized:
+                reason = "the material holds no text"
+                out.append(Violation(path=f"{path}.sources", rule="source-empty", text=src, reason=reason))
+        return out
+
+    def _grounds(self, obj: Increment | Refresh | Contradiction) -> list[MaterialFacts]:
+        return [self.facts[s] for s in (*obj.sources, self.doc.path) if s in self.facts]
+
+    def _named(self, name: str, grounds: list[MaterialFacts], near: SourceRef | None = None) -> bool:
+        """A name occurs in a ground (its text or its file name), whole or (``a/b``) part by part;
+        the header's date and version count. ``near``: the object's own place, looked at first."""
+        if name in _VOCABULARY or self._in_header(name):
+            return True
+        if near is not None and near.line_start is not None:
+            span = (near.line_start, near.line_end or near.line_start)
+            if any(f.material.path == near.path and f.names(name, span) for f in grounds):
+                return True
+        if any(f.names(name) for f in grounds):
+            return True
+        parts = [p for p in name.split("/") if p]
+        return len(parts) > 1 and all(any(f.names(p) for f in grounds) for p in parts)
+
+    def _key(self, path: str, obj: Increment | Refresh | Contradiction) -> list[Violation]:
+        """The key names something in the object's sources or the living document (a detector's
+        ``material:line`` key names its own source line)."""
+        key = obj.key.strip()
+        grounds = self._grounds(obj)
+        if self._named(key, grounds, getattr(obj, "location", None)):
+            return []
+        src, _, line = key.rpartition(":")
+        if src in obj.sources and line.isdigit():
+            return []
+        issue = re.fullmatch(r"([\w.\-]+)#(\d+)", key)  # ``vllm#61007``: the issue's own URL names it
+        if issue and any(
+            re.search(rf"/{re.escape(issue.group(1))}/(?:issues|pull)/{issue.group(2)}(?!\d)", f.material.text, re.I)
+            for f in grounds
+        ):
+            return []
+        return [
+            Violation(
+                path=f"{path}.key",
+                rule="key-ungrounded",
+                text=key,
+                reason="occurs in none of the object's sources nor the living document",
+            )
+        ]
+
+    def _location(self, path: str, loc: SourceRef, obj: Contradiction) -> list[Violation]:
+        out: list[Violation] = []
+        facts = self.facts.get(loc.path)
+        if loc.path not in self.scope or facts is None:
+            return [
+                Violation(
+                    path=f"{path}.path",
+                    rule="source-not-read",
+                    text=loc.path,
+                    reason="not a read material of this manifest item",
+                )
+            ]
+        if loc.quote and not facts.has_quote(loc.quote):
+            out.append(
+                Violation(
+                    path=f"{path}.quote",
+                    rule="quote-not-in-source",
+                    text=loc.quote[:80],
+                    reason=f"not verbatim in {loc.path}",
+                )
+            )
+        if loc.url and not self.in_materials(loc.url):
+            reason = "URL occurs in no material"
+            out.append(Violation(path=f"{path}.url", rule="url-not-in-material", text=loc.url, reason=reason))
+        return out
+
+    def _names_in(self, path: str, text: str, grounds: list[MaterialFacts]) -> list[Violation]:
+        """Name-like words and bracketed labels of a text occur in a ground."""
+        out: list[Violation] = []
+        bare = _URLISH.sub(" ", text)
+        seen: set[str] = set()
+        labels = [m.group(1) or m.group(2) for m in _BRACKET.finditer(bare)]
+        words = [m.group(0).rstrip(".") for m in _NAME_WORD.finditer(bare)]
+        for name in (*labels, *words):
+            name = name.strip()
+            if not name or name in seen:
+                continue
+            seen.add(name)
+            if not self._named(name, grounds):
+                out.append(
+                    Violation(
+                        path=path,
+                        rule="name-ungrounded",
+                        text=name,
+                        reason="found in none of the object's sources nor the living document",
+                    )
+                )
+        return out
 
     def _object_level(self, path: str, obj: Increment | Refresh | Contradiction) -> list[Violation]:
         """An object's own level, re-derived from its source items by the plain rule, whoever made it."""
@@ -255,12 +473,12 @@ class Verifier:
             return []
         url = getattr(obj, "url", None)
         key = obj.key.casefold()
-        pairs = [pair for f in notes for pair in f.item_levels]
         # its item: the one with its URL, else the ones whose title names it, else whose text does
+        # (looked up in per-material indexes, not by scanning every item per object)
         matched = (
-            [p for p in pairs if url and url in p[0].urls]
-            or [p for p in pairs if key and key in p[0].title.casefold()]
-            or [p for p in pairs if key and key in p[0].text.casefold()]
+            [p for f in notes for p in f.items_with_url(url)]
+            or [p for f in notes for p in f.items_naming(key, "title")]
+            or [p for f in notes for p in f.items_naming(key, "text")]
         )
         if not matched:
             return [
@@ -311,7 +529,7 @@ class Verifier:
                     reason=f"not verbatim in {cite.source.path}",
                 )
             )
-        if cite.source.url and cite.source.url not in self.all_text:
+        if cite.source.url and not self.in_materials(cite.source.url):
             out.append(
                 Violation(
                     path=f"{path}.source.url",
@@ -334,13 +552,16 @@ class Verifier:
         return out
 
     def _text(
-        self, path: str, text: str, obj: Increment | Refresh | Contradiction, cites: list[NumberCitation]
+        self, path: str, text: str, obj: Increment | Refresh | Contradiction, cited: list[frozenset[str]]
     ) -> list[Violation]:
         out: list[Violation] = []
-        cited_cores = [set(number_cores(c.text)) for c in cites]
+        cited_cores = list(cited)
+        members = getattr(obj, "members", None)
+        if members:  # a grouped registration states its own size
+            cited_cores.append(frozenset({str(len(members))}))
         hit_spans = [m.span() for m in _HIT_CLAIM.finditer(text)]
         out += self._hit_claims(path, text)
-        grounds = [self.facts[s] for s in (*obj.sources, self.doc.path) if s in self.facts]
+        grounds = self._grounds(obj)
         for tok in scan(text):
             if any(a <= tok.start < b for a, b in hit_spans):
                 continue
@@ -377,9 +598,11 @@ class Verifier:
                         reason="found in none of the object's sources nor the living document",
                     )
                 )
+        reported = {v.text for v in out}
+        out += [v for v in self._names_in(path, text, grounds) if v.text not in reported]
         for url in URL_RE.findall(text):
             url = url.rstrip(".,;:)")
-            if url not in self.all_text:
+            if not self.in_materials(url):
                 out.append(
                     Violation(path=path, rule="url-not-in-material", text=url, reason="URL occurs in no material")
                 )
@@ -427,7 +650,7 @@ class Verifier:
         return [
             Violation(path=path, rule="arxiv-not-in-material", text=i, reason="occurs in no material")
             for i in ids
-            if i not in self.all_text and not self.doc.anchored(i)
+            if not self.in_materials(i) and not self.doc.anchored(i)
         ]
 
     def _anchor(self, path: str, anchor: Anchor) -> list[Violation]:
@@ -438,7 +661,7 @@ class Verifier:
                     path=f"{path}.arxiv", rule="arxiv-malformed", text=anchor.arxiv, reason="not a well-formed arXiv id"
                 )
             )
-        if anchor.arxiv not in self.all_text:
+        if not self.in_materials(anchor.arxiv):
             out.append(
                 Violation(
                     path=f"{path}.arxiv",
@@ -462,19 +685,20 @@ class Verifier:
     def _points_quotable(self, path: str, inc: Increment) -> list[Violation]:
         """A number read at a non-quotable level must not be a finding in the key points."""
         out = []
-        bad = [c for c in inc.numbers if not c.quotable or not c.evidence.quotable]
+        bad = {id(c) for c in inc.numbers if not c.quotable or not c.evidence.quotable}
+        cited = [(c, frozenset(number_cores(c.text))) for c in inc.numbers]
         for n, point in enumerate(inc.points):
             for tok in scan(point):
                 if tok.kind != "quantity":
                     continue
                 cores = set(tok.cores)
-                binding = [c for c in inc.numbers if cores <= set(number_cores(c.text))]
+                binding = [c for c, numerals in cited if cores <= numerals]
                 levels = [
                     self.facts[c.source.path].level_of(c.text, c.source.line_start)
                     for c in binding
                     if c.source.path in self.facts
                 ]
-                if (binding and all(c in bad for c in binding)) or any(
+                if (binding and all(id(c) in bad for c in binding)) or any(
                     lvl is not None and not lvl.quotable and lvl is not EvidenceLevel.card for lvl in levels
                 ):
                     out.append(
@@ -486,6 +710,22 @@ class Verifier:
                         )
                     )
         return out
+
+
+_UNGROUNDED = frozenset({"key-ungrounded", "identifier-ungrounded", "name-ungrounded"})
+
+
+def _once_per_name(violations: list[Violation]) -> list[Violation]:
+    """An ungrounded name is reported once per object (at its first place: the key when it is the key)."""
+    seen: set[str] = set()
+    out = []
+    for v in violations:
+        if v.rule in _UNGROUNDED:
+            if v.text in seen:
+                continue
+            seen.add(v.text)
+        out.append(v)
+    return out
 
 
 def _texts(path: str, obj: Any) -> Iterator[tuple[str, str]]:

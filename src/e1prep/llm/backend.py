@@ -12,7 +12,7 @@ import hashlib
 import json
 import logging
 import re
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
@@ -193,6 +193,15 @@ def to_objects(
             )
 
 
+def _finished(
+    future: Future[tuple[MaterialExtraction | None, CallStats, str | None]],
+) -> tuple[MaterialExtraction | None, CallStats, str | None] | None:
+    """A call's answer if it finished before the interruption (None: cancelled, running or raised)."""
+    if not future.done() or future.cancelled() or future.exception() is not None:
+        return None
+    return future.result()
+
+
 class LLMProducer:
     """Extract objects from every read material with a model behind an OpenAI-compatible API.
 
@@ -234,6 +243,8 @@ class LLMProducer:
         self.cache = ExtractionCache(self.settings.cache_dir) if self.settings.use_cache else None
         #: per-material cost of the last ``produce`` (calls, tokens), for benchmarks and debugging
         self.material_usage: dict[str, CallStats] = {}
+        #: the last ``produce`` was interrupted (Ctrl-C) while calls were queued or in flight
+        self.interrupted = False
 
     def _key(self, material: Material) -> CacheKey:
         return CacheKey.build(
@@ -304,11 +315,19 @@ class LLMProducer:
                 return None, exc.stats, exc.reason
             return result, stats, None
 
+        pool = ThreadPoolExecutor(max_workers=min(self.settings.concurrency, len(tasks)))
+        futures = [pool.submit(run, task) for task in tasks]
+        results: list[tuple[MaterialExtraction | None, CallStats, str | None]] = []
         try:
-            with ThreadPoolExecutor(max_workers=min(self.settings.concurrency, len(tasks))) as pool:
-                results = list(pool.map(run, tasks))  # map keeps task order, whatever the answer order
-        finally:
+            results = [f.result() for f in futures]  # in task order, whatever the answer order
+            pool.shutdown(wait=True)
             client.close()
+        except KeyboardInterrupt:
+            # Ctrl-C: queued calls are cancelled, calls in flight are abandoned; what finished is kept
+            pool.shutdown(wait=False, cancel_futures=True)
+            self.interrupted = True
+            interrupted = (None, CallStats(), "interrupted (Ctrl-C) before this part finished")
+            results = [_finished(f) or interrupted for f in futures]
         outcomes: dict[str, _Outcome] = {}
         for (material, chunk), (result, stats, failure) in zip(tasks, results, strict=True):
             outcome = outcomes.setdefault(material.path, _Outcome())
@@ -322,7 +341,9 @@ class LLMProducer:
 
     def produce(self, kb: KB, doc: KnowledgeDoc) -> Production:
         """One extraction per read material; a material that keeps failing is listed in ``failures``."""
-        materials = [m for m in kb.materials if m.status is MaterialStatus.read]
+        self.interrupted = False
+        # an empty material sends no request and yields no object
+        materials = [m for m in kb.materials if m.status is MaterialStatus.read and m.text.strip()]
         outcomes: dict[str, _Outcome] = {}
         todo = []
         for material in materials:
@@ -361,6 +382,7 @@ class LLMProducer:
                 )
         usage.failures = len(production.failures)
         production.usage = usage
+        production.interrupted = self.interrupted
         log.info(
             "llm: %d materials, %d calls (%d retries), %d+%d tokens, %d cache hits, %d failed",
             len(materials),

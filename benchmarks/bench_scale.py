@@ -1,0 +1,175 @@
+"""Benchmark: drafting scales linearly with the input, against a plain reference pass.
+
+Each size runs in a fresh process (so peak RSS is its own); times are CPU seconds (user + system).
+The reference is a plain pass over the same note: read it, split lines, one regex each for URLs,
+numbers, headings, table rows and evidence markers. Targets (issue 11):
+
+- a 2 MB note drafts in at most 10x the reference pass of the same run;
+- a 5 MB note in at most 2.5x the 2 MB time (linear, not superlinear);
+- the bundled example drafts against its living document at 100x its size in at most 1.5 s;
+- peak memory at most 10x the input (measured above the process's start-up baseline).
+
+Run: python benchmarks/bench_scale.py [--sizes 0.1,1,2,5] [--kind repeat|offtopic]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "evals" / "golden" / "2026-10-25-inference"
+NOTE = "inbox/jay/2026-10-25T2000-big-discovery.md"
+BLOGS = EXAMPLE / "inbox" / "jay" / "2026-10-25T1335-blogs-discovery.md"
+OFFTOPIC = (
+    "- [园艺周刊 {n}：阳台番茄的第 {m} 种种法](https://garden.example.org/feed/{n})"
+    " —— 本周推荐盆栽、施肥与浇水节奏，读者来信 {m} 封。\n"
+)
+
+
+def _cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def make_note(kind: str, megabytes: float) -> str:
+    target = int(megabytes * 1024 * 1024)
+    if kind == "offtopic":
+        parts, size, n = ["# RSS 归档（与推理无关的订阅源全文导出）\n\n"], 0, 1
+        while size < target:
+            chunk = OFFTOPIC.format(n=n, m=n % 97)
+            parts.append(chunk)
+            size += len(chunk.encode())
+            n += 1
+        return "".join(parts)
+    body = BLOGS.read_text(encoding="utf-8")
+    parts, size = [], 0
+    while size < target:
+        parts.append(body)
+        size += len(body.encode())
+    return "\n".join(parts)
+
+
+def make_kb(target: Path, kind: str, megabytes: float) -> Path:
+    shutil.copytree(EXAMPLE, target)
+    (target / NOTE).write_text(make_note(kind, megabytes), encoding="utf-8")
+    manifest = json.loads((target / "manifest.json").read_text(encoding="utf-8"))
+    manifest["items"][0]["materials"].append(NOTE)
+    (target / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False), encoding="utf-8")
+    return target / "manifest.json"
+
+
+_REF = [
+    re.compile(r"https?://\S+"),
+    re.compile(r"\d[\d,]*(?:\.\d+)?"),
+    re.compile(r"^#{1,6}\s", re.M),
+    re.compile(r"^\s*\|.*\|\s*$", re.M),
+    re.compile(r"已核查|仅摘要|搜索片段|未核实|厂商|登录|403|paywall|verified|summary", re.I),
+]
+
+
+def reference(path: Path) -> int:
+    """The plain pass: read, split lines, one regex each per line."""
+    text = path.read_text(encoding="utf-8")
+    found = 0
+    for line in text.split("\n"):
+        for rx in _REF:
+            found += len(rx.findall(line))
+    return found
+
+
+def child_draft(manifest: str, out_dir: str) -> None:
+    base_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    from e1prep.pipeline import draft_brief
+    from e1prep.render import render_markdown
+
+    note = Path(manifest).parent / NOTE
+    c0 = _cpu()
+    reference(note)
+    ref = _cpu() - c0
+    import_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    c1 = _cpu()
+    brief = draft_brief(manifest)
+    md = render_markdown(brief)
+    js = brief.model_dump_json()
+    draft = _cpu() - c1
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    Path(out_dir, "brief.md").write_text(md, encoding="utf-8")
+    print(
+        json.dumps(
+            {
+                "ref": ref,
+                "draft": draft,
+                "peak_mb": peak / 1024,
+                "growth_mb": (peak - max(import_rss, base_rss)) / 1024,
+                "md_kb": len(md.encode()) / 1024,
+                "json_kb": len(js.encode()) / 1024,
+                "input_kb": note.stat().st_size / 1024,
+                "increments": len(brief.increments),
+                "contradictions": len(brief.contradictions),
+                "excluded": len(brief.excluded),
+            }
+        )
+    )
+
+
+def child_doc(times: int, out_dir: str) -> None:
+    """Draft the bundled example against its living document repeated ``times`` times."""
+    target = Path(out_dir) / "kb"
+    shutil.copytree(EXAMPLE, target)
+    living = target / "organized" / "knowledge" / "inference.md"
+    living.write_text("\n".join([living.read_text(encoding="utf-8")] * times), encoding="utf-8")
+    from e1prep.pipeline import draft_brief
+
+    c0 = _cpu()
+    draft_brief(target / "manifest.json")
+    print(json.dumps({"seconds": _cpu() - c0, "mb": living.stat().st_size / 1024 / 1024}))
+
+
+def _run(*args: str) -> dict[str, float]:
+    out = subprocess.run([sys.executable, __file__, *args], capture_output=True, text=True, check=True)
+    result: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", default="0.1,1,2,5")
+    ap.add_argument("--kind", choices=("repeat", "offtopic"), default="repeat")
+    args = ap.parse_args()
+    sizes = [float(s) for s in args.sizes.split(",")]
+    print(f"kind={args.kind}; CPU seconds; ratio = draft / reference pass of the same run")
+    head = f"{'MB':>5} {'ref s':>7} {'draft s':>8} {'ratio':>7} {'growth MB':>9} {'x input':>7} "
+    print(head + f"{'md KB':>7} {'json KB':>8} {'inc':>5} {'con':>6} {'exc':>6}")
+    drafts: dict[float, float] = {}
+    for mb in sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            manifest = make_kb(Path(tmp) / "kb", args.kind, mb)
+            r = _run("--child-draft", str(manifest), tmp)
+        drafts[mb] = r["draft"]
+        print(
+            f"{mb:5.1f} {r['ref']:7.3f} {r['draft']:8.2f} {r['draft'] / max(r['ref'], 1e-6):7.1f} "
+            f"{r['growth_mb']:9.1f} {r['growth_mb'] * 1024 / r['input_kb']:7.1f} {r['md_kb']:7.1f} "
+            f"{r['json_kb']:8.1f} {r['increments']:5.0f} {r['contradictions']:6.0f} {r['excluded']:6.0f}"
+        )
+    if 2.0 in drafts and 5.0 in drafts:
+        print(f"5 MB / 2 MB draft time: {drafts[5.0] / drafts[2.0]:.2f} (target <= 2.5)")
+    with tempfile.TemporaryDirectory() as tmp:
+        d = _run("--child-doc", "100", tmp)
+    print(f"living document x100 ({d['mb']:.1f} MB): rules draft of the example {d['seconds']:.2f} s (target <= 1.5)")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 3 and sys.argv[1] == "--child-draft":
+        child_draft(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) > 3 and sys.argv[1] == "--child-doc":
+        child_doc(int(sys.argv[2]), sys.argv[3])
+    else:
+        main()

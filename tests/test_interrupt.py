@@ -1,0 +1,106 @@
+"""Feedback on long runs: progress on stderr, and Ctrl-C stops with one line and exit 130."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import threading
+from pathlib import Path
+
+import pytest
+
+from conftest import EXAMPLE_MANIFEST
+from e1prep import cli, pipeline
+from e1prep.errors import Interrupted
+from e1prep.llm import backend
+from e1prep.llm.backend import LLMProducer, MaterialExtraction
+from e1prep.llm.client import CallStats
+from e1prep.llm.settings import LLMSettings
+from e1prep.loading import load_kb
+
+
+def test_progress_is_a_plain_line_per_material_when_stderr_is_not_a_terminal(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert cli.main(["draft", str(EXAMPLE_MANIFEST)]) == 0
+    err = capsys.readouterr().err
+    materials = [ln for ln in err.splitlines() if ln.startswith("e1prep: material ")]
+    assert len(materials) == 8
+    assert "e1prep: material 1/8 inbox/jay/2026-10-25T1335-blogs-discovery.md: read, 7 items" in err
+    assert "e1prep: read 8 materials, 9 note items" in err
+    assert "e1prep: verifying " in err
+    assert "\r" not in err
+
+
+def test_ctrl_c_is_one_line_and_exit_130(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pipeline, "draft_brief", interrupted)
+    assert cli.main(["draft", str(EXAMPLE_MANIFEST)]) == 130
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1] == "e1prep: interrupted"
+    assert "Traceback" not in err
+
+
+def test_ctrl_c_writes_the_brief_of_what_finished(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    finished = pipeline.draft_brief(EXAMPLE_MANIFEST)
+    real = pipeline.draft_brief
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise Interrupted(real(EXAMPLE_MANIFEST))
+
+    monkeypatch.setattr(pipeline, "draft_brief", interrupted)
+    out, js = tmp_path / "brief.md", tmp_path / "brief.json"
+    assert cli.main(["draft", str(EXAMPLE_MANIFEST), "--out", str(out), "--json", str(js)]) == 130
+    assert out.read_text(encoding="utf-8").startswith("# ")
+    assert (
+        json.loads(js.read_text(encoding="utf-8"))["increments"] == json.loads(finished.model_dump_json())["increments"]
+    )
+    assert capsys.readouterr().err.splitlines()[-1] == "e1prep: interrupted"
+
+
+def test_ctrl_c_while_model_calls_are_queued_keeps_what_finished(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first call answers; Ctrl-C arrives during the second; the rest, queued, are never sent."""
+    kb = load_kb(EXAMPLE_MANIFEST)
+    doc = pipeline.living_document(kb)
+    calls: list[str] = []
+    lock = threading.Lock()
+    release = threading.Event()
+
+    def extract(self: object, model: object, messages: object, *, label: str = "") -> tuple[object, CallStats]:
+        with lock:
+            calls.append(label)
+            n = len(calls)
+        if n == 2:
+            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C reaches the main thread while this call is in flight
+            release.wait(10)
+        return MaterialExtraction(items=[]), CallStats(calls=1)
+
+    monkeypatch.setattr(backend.LLMClient, "extract", extract)
+    producer = LLMProducer(LLMSettings(base_url="http://127.0.0.1:9/v1", model="m", use_cache=False, concurrency=1))
+    try:
+        production = producer.produce(kb, doc)
+    finally:
+        release.set()
+    assert production.interrupted
+    assert len(calls) == 2  # nothing queued behind the interruption was sent
+    read = [m for m in kb.materials if m.text.strip()]
+    assert len(production.failures) == len(read) - 1
+    assert all("interrupted" in why for why in production.failures.values())
+
+    calls.clear()
+    release.clear()
+    try:
+        with pytest.raises(Interrupted) as exc:
+            pipeline.draft_brief(EXAMPLE_MANIFEST, producer=producer)
+    finally:
+        release.set()
+    brief = exc.value.brief
+    assert brief is not None
+    failed = [s for s in brief.sources if s.status.value == "failed"]
+    assert len(failed) == len(read) - 1
+    assert brief.increments  # the rules' findings are still in the brief of what finished
