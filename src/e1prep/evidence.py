@@ -300,8 +300,12 @@ def range_statements(lines: list[str], numbers: list[int]) -> dict[int, list[Sta
     """Statements a note makes about ranges of its items, by the items' numbers."""
     out: dict[int, list[Statement]] = {}
     all_numbers = sorted(set(numbers))
+    seen: set[str] = set()  # a statement repeated word for word (a pasted dump) says nothing new
     for line in lines:
         matches = list(_SELECTOR.finditer(line))
+        if not matches or line in seen:
+            continue
+        seen.add(line)
         named: set[int] = set()
         for k, m in enumerate(matches):
             end = matches[k + 1].start() if k + 1 < len(matches) else len(line)
