@@ -13,7 +13,7 @@ import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from .models import EvidenceLevel
@@ -140,8 +140,9 @@ def _by_text() -> dict[str, Marker]:
 class Pattern:
     """A table row that names a shape of words rather than one phrase (``只看了…摘要``)."""
 
-    regex: re.Pattern[str]
+    regex: re.Pattern[str]  # one table row: its shapes as one alternation
     proto: Marker  # what a match means; its text is the matched words
+    folded: bool  # matched on the lower-cased text (else on the text as written)
 
     def marker(self, words: str) -> Marker:
         return replace(self.proto, text=words)
@@ -161,8 +162,9 @@ def patterns() -> tuple[Pattern, ...]:
             row["lang"],
             **{flag: bool(row.get(flag, False)) for flag in ("access", "explains", "weak", "qualifies")},
         )
-        for rx in row["regex"]:
-            out.append(Pattern(re.compile(rx) if row.get("case", False) else re.compile(rx, re.I), proto))
+        folded = not row.get("case", False)
+        joined = "|".join(f"(?:{rx})" for rx in row["regex"])
+        out.append(Pattern(re.compile(joined, re.I) if folded else re.compile(joined), proto, folded))
     return tuple(out)
 
 
@@ -170,20 +172,26 @@ def find(text: str, kinds: frozenset[str] = ALL_KINDS) -> list[Hit]:
     """Non-overlapping marker occurrences in ``text``, left to right (the longest at a place).
 
     Phrases and shapes (``[[pattern]]`` rows) both count; where two overlap the longer one stands.
+    Answers are remembered per text (a dump repeats its lines; a line is read by several readers).
     """
+    return list(_find(text, kinds))
+
+
+@lru_cache(maxsize=8192)
+def _find(text: str, kinds: frozenset[str]) -> tuple[Hit, ...]:
     low = text.lower()
     table = _by_text()
     found = [Hit(m.start(), m.end(), table[m.group(0)]) for m in _regex(frozenset(kinds)).finditer(low)]
     for p in patterns():
         if p.proto.kind not in kinds:
             continue
-        for m in p.regex.finditer(low if p.regex.flags & re.I else text):
+        for m in p.regex.finditer(low if p.folded else text):
             if m.end() > m.start():
                 found.append(Hit(m.start(), m.end(), p.marker(m.group(0))))
     if any(h.marker.qualifies for h in found):
         found = [h for h in found if not h.marker.qualifies or _after_full_read(low, h, found)]
     if len(found) < 2:
-        return found
+        return tuple(found)
     found.sort(key=lambda h: (h.start, -(h.end - h.start)))
     out: list[Hit] = []
     for h in found:  # one sweep: of two overlapping hits the one that lowers stands, else the longer
@@ -192,7 +200,7 @@ def find(text: str, kinds: frozenset[str] = ALL_KINDS) -> list[Hit]:
                 out[-1] = h
             continue
         out.append(h)
-    return out
+    return tuple(out)
 
 
 def _after_full_read(low: str, hit: Hit, hits: list[Hit]) -> bool:
