@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .models import EVIDENCE_LABELS_EN, Brief, EvidenceLevel
+from .safetext import md, md_comment
 
 _ZH = {
     "title": "{topic} · E1 预消化简报（{date}）",
@@ -74,32 +77,36 @@ def _lvl(level: EvidenceLevel, lang: str) -> str:
     return f"{level.value}（{level.label}）" if lang == "zh" else f"{level.value} ({EVIDENCE_LABELS_EN[level]})"
 
 
+def _join(values: Iterable[object], sep: str = "、") -> str:
+    return sep.join(md(v) for v in values)
+
+
 def _header(brief: Brief, t: dict[str, str]) -> list[str]:
     h, b = brief.header, brief.baseline
     materials = [s for s in brief.sources if s.role == "material"]
     score = h.score if h.score is not None else "-"
-    out = [f"# {t['title'].format(topic=h.topic, date=h.date)}", ""]
-    out.append(t["batch"].format(job=h.job, item=h.item, score=score, n=len(materials)))
-    out.append(t["baseline"].format(path=b.path, version=b.version or "-", lines=b.lines, anchors=b.anchors))
+    out = [f"# {t['title'].format(topic=md(h.topic), date=md(h.date))}", ""]
+    out.append(t["batch"].format(job=md(h.job), item=md(h.item), score=md(score), n=len(materials)))
+    out.append(t["baseline"].format(path=md(b.path), version=md(b.version or "-"), lines=b.lines, anchors=b.anchors))
     if brief.run.first_pass:
-        out.append(f"> {brief.run.first_pass}")
-    return [*out, "", f"## {t['s0']}", "", brief.judgement, ""]
+        out.append(f"> {md(brief.run.first_pass)}")
+    return [*out, "", f"## {t['s0']}", "", md(brief.judgement), ""]
 
 
 def _increments(brief: Brief, t: dict[str, str], lang: str) -> list[str]:
     out = [f"## {t['s1'].format(n=len(brief.increments))}", ""]
     for n, inc in enumerate(brief.increments, start=1):
-        out.append(f"### {n}. {inc.key}" + (f" · {inc.title}" if inc.title and inc.title != inc.key else ""))
-        out.append(f"- {t['src']}：{'、'.join(inc.sources)}" + (f"；{inc.url}" if inc.url else ""))
-        note = f"；{inc.evidence_note}" if inc.evidence_note else ""
+        out.append(f"### {n}. {md(inc.key)}" + (f" · {md(inc.title)}" if inc.title and inc.title != inc.key else ""))
+        out.append(f"- {t['src']}：{_join(inc.sources)}" + (f"；{md(inc.url)}" if inc.url else ""))
+        note = f"；{md(inc.evidence_note)}" if inc.evidence_note else ""
         out.append(f"- {t['lvl']}：{_lvl(inc.evidence, lang)}{note}")
         if inc.points:
-            out += [f"- {t['pts']}：", *[f"  - {p}" for p in inc.points]]
+            out += [f"- {t['pts']}：", *[f"  - {md(p)}" for p in inc.points]]
         if inc.relation:
-            out.append(f"- {t['rel']}：{inc.relation}")
-        out.append(f"- {t['sec']}：{inc.section or '-'}")
+            out.append(f"- {t['rel']}：{md(inc.relation)}")
+        out.append(f"- {t['sec']}：{md(inc.section or '-')}")
         if inc.boundary:
-            out += [f"- {t['bnd']}：", *[f"  - {x}" for x in inc.boundary]]
+            out += [f"- {t['bnd']}：", *[f"  - {md(x)}" for x in inc.boundary]]
         out.append("")
     return out if brief.increments else [*out, t["none"], ""]
 
@@ -107,11 +114,11 @@ def _increments(brief: Brief, t: dict[str, str], lang: str) -> list[str]:
 def _refreshes(brief: Brief, t: dict[str, str]) -> list[str]:
     out = [f"## {t['s2'].format(n=len(brief.refreshes))}", ""]
     out += [f"| key | {t['src']} | {t['lvl']} | |", "|---|---|---|---|"]
-    out += [f"| {r.key} | {'、'.join(r.sources)} | {r.evidence.value} | {r.summary} |" for r in brief.refreshes]
+    out += [f"| {md(r.key)} | {_join(r.sources)} | {r.evidence.value} | {md(r.summary)} |" for r in brief.refreshes]
     out.append("")
     if brief.excluded:
         out += [f"### {t['exc'].format(n=len(brief.excluded))}", ""]
-        out += [f"- {e.key}（{'、'.join(e.sources)}，{e.evidence.value}）：{e.reason}" for e in brief.excluded]
+        out += [f"- {md(e.key)}（{_join(e.sources)}，{e.evidence.value}）：{md(e.reason)}" for e in brief.excluded]
         out.append("")
     return out
 
@@ -119,41 +126,40 @@ def _refreshes(brief: Brief, t: dict[str, str]) -> list[str]:
 def _contradictions(brief: Brief, t: dict[str, str]) -> list[str]:
     out = [f"## {t['s3'].format(n=len(brief.contradictions))}", ""]
     for n, c in enumerate(brief.contradictions, start=1):
-        detail = f" {c.detail}" if c.detail else ""
-        action = f" → {c.action}" if c.action else ""
-        out.append(
-            f"{n}. [{c.kind.value}] {c.key}：{c.claim}{detail}{action}（{'、'.join(c.sources)}，{c.evidence.value}）"
-        )
+        detail = f" {md(c.detail)}" if c.detail else ""
+        action = f" → {md(c.action)}" if c.action else ""
+        where = f"（{_join(c.sources)}，{c.evidence.value}）"
+        out.append(f"{n}. [{c.kind.value}] {md(c.key)}：{md(c.claim)}{detail}{action}{where}")
     return [*out, "" if brief.contradictions else t["none"], ""]
 
 
 def _candidates_and_anchors(brief: Brief, t: dict[str, str]) -> list[str]:
     out = [f"## {t['s4']}", ""]
     for cand in brief.candidates:
-        name = f"arXiv:{cand.arxiv}" if cand.arxiv else cand.path
-        out.append(f"- {name} · {cand.title} · {cand.status} · {cand.path}：{cand.note}")
+        name = f"arXiv:{md(cand.arxiv)}" if cand.arxiv else md(cand.path)
+        out.append(f"- {name} · {md(cand.title)} · {md(cand.status)} · {md(cand.path)}：{md(cand.note)}")
     out += [] if brief.candidates else [t["none"]]
     out += ["", f"## {t['s5']}", ""]
     if not brief.anchors:
         return [*out, t["anchors_none"], ""]
     out += [t["col_anchor"], "|---|---|---|---|"]
     for a in brief.anchors:
-        where = f"（{'、'.join(a.sections)}）" if a.sections else ""
+        where = f"（{_join(a.sections)}）" if a.sections else ""
         status = t["anchored"] + where if a.status == "anchored" else t["new"]
-        out.append(f"| arXiv:{a.arxiv} | {a.title} | {status} | {'、'.join(a.sources)} |")
+        out.append(f"| arXiv:{md(a.arxiv)} | {md(a.title)} | {status} | {_join(a.sources)} |")
     return [*out, ""]
 
 
 def _actions_and_sources(brief: Brief, t: dict[str, str]) -> list[str]:
     out = [f"## {t['s6']}", ""]
-    out += [f"{n}. {a.text}" for n, a in enumerate(brief.actions, start=1)] or [t["none"]]
-    out += ["", f"**{t['donot']}**：", *[f"- {x}" for x in brief.do_not], ""]
+    out += [f"{n}. {md(a.text)}" for n, a in enumerate(brief.actions, start=1)] or [t["none"]]
+    out += ["", f"**{t['donot']}**：", *[f"- {md(x)}" for x in brief.do_not], ""]
     out += [f"## {t['s7']}", ""]
     role_names = {"material": t["material"], "spot_check": t["spot"], "baseline": t["base"]}
     for s in brief.sources:
-        extra = f"：{s.reason}" if s.reason else ""
-        warn = f"（{'；'.join(s.warnings)}）" if s.warnings else ""
-        out.append(f"- [{role_names[s.role]}] {s.path} — {s.status.value}{extra}{warn}")
+        extra = f"：{md(s.reason)}" if s.reason else ""
+        warn = f"（{_join(s.warnings, '；')}）" if s.warnings else ""
+        out.append(f"- [{role_names[s.role]}] {md(s.path)} — {s.status.value}{extra}{warn}")
     return [*out, ""]
 
 
@@ -162,8 +168,8 @@ def _rejected(brief: Brief, t: dict[str, str]) -> list[str]:
         return []
     out = [f"## {t['rej'].format(n=len(brief.rejected))}", ""]
     for rej in brief.rejected:
-        out.append(f"- {rej.list_name} · {rej.key}（producer {rej.producer}）")
-        out += [f"  - [{v.rule}] {v.path}: {v.text!r} — {v.reason}" for v in rej.violations]
+        out.append(f"- {md(rej.list_name)} · {md(rej.key)}（producer {md(rej.producer)}）")
+        out += [f"  - [{md(v.rule)}] {md(v.path)}: {md(repr(v.text))} — {md(v.reason)}" for v in rej.violations]
     return [*out, ""]
 
 
@@ -172,7 +178,7 @@ def render_markdown(brief: Brief, lang: str = "zh") -> str:
     t = _ZH if lang == "zh" else _EN
     u = brief.run.usage
     footer = (
-        f"<!-- backend={brief.run.backend} model={brief.run.model or '-'} calls={u.calls} "
+        f"<!-- backend={md_comment(brief.run.backend)} model={md_comment(brief.run.model or '-')} calls={u.calls} "
         f"tokens={u.prompt_tokens}+{u.completion_tokens} cache_hits={u.cache_hits} -->"
     )
     parts = [
