@@ -390,12 +390,14 @@ class _FrontLoader(yaml.SafeLoader):
     def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
         if self.check_event(yaml.AliasEvent):
             event = self.peek_event()  # type: ignore[no-untyped-call]
-            raise _Refused(f"uses a YAML alias (*{event.anchor}); aliases are refused", None, None, event.start_mark)
+            raise _Refused(
+                problem=f"uses a YAML alias (*{event.anchor}); aliases are refused", problem_mark=event.start_mark
+            )
         self.depth += 1
         try:
             if self.depth > MAX_YAML_DEPTH:
                 mark = self.peek_event().start_mark  # type: ignore[no-untyped-call]
-                raise _Refused(f"is nested deeper than {MAX_YAML_DEPTH} levels", None, None, mark)
+                raise _Refused(problem=f"is nested deeper than {MAX_YAML_DEPTH} levels", problem_mark=mark)
             return super().compose_node(parent, index)
         finally:
             self.depth -= 1
