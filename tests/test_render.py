@@ -8,6 +8,7 @@ import re
 from conftest import EXAMPLE_MANIFEST
 from e1prep.pipeline import apply_verification
 from e1prep.render import render_markdown
+from e1prep.safetext import md
 from e1prep.verify import Verifier
 
 MATERIALS = json.loads(EXAMPLE_MANIFEST.read_text(encoding="utf-8"))["items"][0]["materials"]
@@ -71,7 +72,7 @@ def test_vendor_numbers_only_in_boundary_with_marker(example_brief) -> None:
     sec1 = _section(render_markdown(example_brief), "1.")
     for inc in example_brief.increments:
         for p in inc.points:
-            assert f"  - {p}" in sec1
+            assert f"  - {md(p)}" in sec1
     lines = [ln for ln in sec1.splitlines() if "155" in ln]
     assert lines
     assert all("厂商自述" in ln or "不可引用" in ln for ln in lines)

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 
 from ._version import __version__
 from .errors import E1PrepError, InputError, Interrupted
+from .outputs import Target, check_targets, write_all
+from .safetext import TerminalSafeFormatter, terminal_safe
 
 if TYPE_CHECKING:
     from .llm.settings import LLMSettings
@@ -22,6 +24,7 @@ if TYPE_CHECKING:
     from .producers import Producer
 
 log = logging.getLogger("e1prep")
+LOG_FORMAT = "e1prep: %(levelname)s: %(message)s"
 
 EXAMPLES = """\
 examples:
@@ -108,11 +111,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
-    logging.basicConfig(
-        level=logging.INFO if args.verbose else logging.WARNING,
-        format="e1prep: %(levelname)s: %(message)s",
-        stream=sys.stderr,
-    )
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format=LOG_FORMAT, stream=sys.stderr)
+    for h in logging.getLogger().handlers:  # log records carry KB text: one line each, no control characters
+        if isinstance(h, logging.StreamHandler) and h.stream is sys.stderr:
+            h.setFormatter(TerminalSafeFormatter(LOG_FORMAT))
     # instructor logs the model's whole answer at ERROR on every failed attempt; the brief reports failures
     logging.getLogger("instructor").setLevel(logging.INFO if args.verbose else logging.CRITICAL)
     try:
@@ -121,7 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return _interrupted(argv is None)
     except E1PrepError as exc:
-        print(f"e1prep: error: {exc}", file=sys.stderr)
+        print(f"e1prep: error: {terminal_safe(exc)}", file=sys.stderr)
         return 2
 
 
@@ -195,7 +197,10 @@ def _draft(args: argparse.Namespace) -> int:
     from .render import render_markdown
 
     started = time.perf_counter()
-    print(f"e1prep: drafting {args.manifest} with the {args.backend} backend ...", file=sys.stderr)
+    targets = _output_targets(args)
+    kb_root = args.kb if args.kb is not None else Path(args.manifest).resolve().parent
+    check_targets(targets, kb_root=kb_root, inputs=[args.manifest])
+    print(f"e1prep: drafting {terminal_safe(args.manifest)} with the {args.backend} backend ...", file=sys.stderr)
     progress = _show_progress()
     interrupted = False
     try:
@@ -216,19 +221,20 @@ def _draft(args: argparse.Namespace) -> int:
         logging.getLogger("e1prep.progress").removeHandler(progress)
     data = json.loads(brief.model_dump_json())  # the models guarantee the schema (tests/test_cli.py checks it)
     markdown = render_markdown(brief, lang=args.lang)
-    if args.json_out:
-        Path(args.json_out).write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    # everything is ready: only now is anything written (stdout first, then the files, atomically)
+    read = [Path(kb_root, s.path) for s in brief.sources if s.status is MaterialStatus.read]
+    check_targets(targets, kb_root=kb_root, inputs=[args.manifest, *read])
     if args.out == "-":
-        sys.stdout.write(markdown)
-    else:
-        Path(args.out).write_text(markdown, encoding="utf-8")
+        _write_stdout(markdown)
+    texts = {"--out": markdown, "--json": json.dumps(data, ensure_ascii=False, indent=2) + "\n"}
+    write_all([(t, texts[t.option]) for t in targets])
     _summary(brief, time.perf_counter() - started)
     if interrupted:
         raise KeyboardInterrupt
     unread = [s for s in brief.sources if s.role == "material" and s.status is not MaterialStatus.read]
     if unread:
         for s in unread:
-            print(f"e1prep: {s.path}: {s.status.value}: {s.reason}", file=sys.stderr)
+            print(f"e1prep: {terminal_safe(s.path)}: {s.status.value}: {terminal_safe(s.reason)}", file=sys.stderr)
         return 1
     if args.strict and brief.rejected:
         print(f"e1prep: --strict: the verifier rejected {len(brief.rejected)} object(s)", file=sys.stderr)
@@ -256,6 +262,26 @@ def _draft_replayed(args: argparse.Namespace) -> Brief:
         return draft_brief(args.manifest, args.kb, args.item, producer=_llm_producer(args, settings))
 
 
+def _output_targets(args: argparse.Namespace) -> list[Target]:
+    targets = []
+    if args.json_out is not None:
+        targets.append(Target(args.json_out, "--json"))
+    if args.out != "-":
+        targets.append(Target(args.out, "--out"))
+    return targets
+
+
+def _write_stdout(text: str) -> None:
+    stream = sys.stdout
+    try:
+        if stream is None:
+            raise OSError("standard output is closed")
+        stream.write(text)
+        stream.flush()
+    except (OSError, ValueError) as exc:
+        raise InputError("<stdout>", f"cannot be written ({exc}); no file was written") from None
+
+
 def _summary(brief: Brief, seconds: float) -> None:
     u = brief.run.usage
     print(
@@ -277,7 +303,7 @@ def _verify(args: argparse.Namespace) -> int:
     from .pipeline import verify_brief
 
     report = verify_brief(args.brief, args.manifest, args.kb, args.item)
-    print(report.render())
+    print(terminal_safe(report.render(), keep_newlines=True))
     return 0 if report.clean else 1
 
 
@@ -286,7 +312,7 @@ def _lint(args: argparse.Namespace) -> int:
 
     findings = lint_file(args.brief)
     for f in findings:
-        print(f"{args.brief}:{f.line}: {f.token!r} has no evidence marker and no source: {f.context}")
+        print(terminal_safe(f"{args.brief}:{f.line}: {f.token!r} has no evidence marker and no source: {f.context}"))
     print(f"{len(findings)} finding(s)")
     return 1 if findings else 0
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 import logging
+import math
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +21,12 @@ log = logging.getLogger(__name__)
 
 #: Notes larger than this are not read; the brief says so (never a silent cut).
 DEFAULT_MAX_BYTES = 16 * 1024 * 1024
+#: A manifest larger than this is refused (it lists paths; real ones are a few KiB).
+MANIFEST_MAX_BYTES = 4 * 1024 * 1024
+#: Front matter nested deeper than this is refused (cards are flat; YAML's composer recurses).
+MAX_YAML_DEPTH = 32
+#: Integers with more digits than this stay text (cards hold counts; int() refuses 4,300 digits).
+MAX_INT_DIGITS = 64
 
 REPO_CARD_FIELDS = (
     "repo",
@@ -126,24 +135,109 @@ def _type_name(kind: type | tuple[type, ...]) -> str:
 def _str_list(value: Any, where: Path, ctx: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ManifestError(where, f"{ctx} must be a list of paths (strings)")
-    return tuple(value)
+    return tuple(normalize_rel(v) for v in value)
+
+
+class _Unreadable(Exception):
+    """Why a file was not read (internal: becomes a status, or a ManifestError for the manifest)."""
+
+    def __init__(self, reason: str, *, missing: bool = False) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.missing = missing
+
+
+_FILE_TYPES = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def read_regular_file(path: str | Path, max_bytes: int) -> bytes:
+    """The bytes of a regular file of at most ``max_bytes``; anything else raises ``_Unreadable``.
+
+    Opened without blocking (a FIFO cannot hang the run) and checked on the open descriptor, so a
+    file swapped for a device after a check is still refused; read with a hard cap.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise _Unreadable("no such file", missing=True) from None
+    except (OSError, ValueError) as exc:
+        raise _Unreadable(f"cannot be opened ({_why(exc)})") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            kind = next((name for test, name in _FILE_TYPES if test(st.st_mode)), "not a regular file")
+            raise _Unreadable(f"is {kind}, not a regular file; not read")
+        if st.st_size > max_bytes:
+            raise _Unreadable(f"{st.st_size} bytes is over the size limit of {max_bytes} bytes; not read")
+        chunks: list[bytes] = []
+        total = 0
+        while total <= max_bytes:
+            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        if total > max_bytes:
+            raise _Unreadable(f"grew over the size limit of {max_bytes} bytes while being read; not read")
+        return b"".join(chunks)
+    except OSError as exc:
+        raise _Unreadable(f"cannot be read ({_why(exc)})") from None
+    finally:
+        os.close(fd)
+
+
+def _why(exc: BaseException) -> str:
+    return (exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)) or type(exc).__name__
+
+
+def normalize_rel(rel: str) -> str:
+    """``./x``, ``inbox//x`` and ``inbox/./x`` are ``inbox/x``; ``..``, absolute and empty paths are kept as written
+    (they are refused later, with the reason)."""
+    if not rel or rel.startswith("/") or "\x00" in rel:
+        return rel
+    parts = [p for p in rel.split("/") if p not in ("", ".")]
+    return "/".join(parts) if parts else rel
+
+
+def _score(value: Any, where: Path, ctx: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ManifestError(where, f"{ctx}: 'score' must be a number, got {type(value).__name__}")
+    try:
+        score = float(value)
+    except OverflowError:
+        score = math.inf
+    if not math.isfinite(score):
+        shown = str(value) if isinstance(value, float) else f"an integer of {len(str(abs(value)))} digits"
+        raise ManifestError(where, f"{ctx}: 'score' must be a finite number, got {shown}")
+    return score
 
 
 def load_manifest(path: str | Path) -> Manifest:
     """Parse a work-guard manifest; any problem is a ``ManifestError`` naming the file."""
     where = Path(path)
     try:
-        raw = where.read_bytes()
-    except FileNotFoundError:
-        raise ManifestError(where, "no such file") from None
-    except OSError as exc:
-        raise ManifestError(where, f"cannot be read ({exc.strerror})") from None
+        raw = read_regular_file(where, MANIFEST_MAX_BYTES)
+    except _Unreadable as exc:
+        raise ManifestError(where, exc.reason) from None
     try:
         data = json.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError:
         raise ManifestError(where, "is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
         raise ManifestError(where, f"is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    except RecursionError:
+        raise ManifestError(where, "is nested too deeply to be a manifest") from None
+    except ValueError as exc:  # e.g. an integer over the interpreter's digit limit
+        raise ManifestError(where, f"is not usable JSON ({str(exc)[:200]})") from None
     if not isinstance(data, dict):
         raise ManifestError(where, "must be a JSON object with 'job' and 'items'")
     job = str(data.get("job") or "")
@@ -153,18 +247,24 @@ def load_manifest(path: str | Path) -> Manifest:
     if not items_raw:
         raise ManifestError(where, "'items' is empty")
     items = []
+    ids: dict[str, int] = {}
     for n, entry in enumerate(items_raw):
         ctx = f"items[{n}]"
         if not isinstance(entry, dict):
             raise ManifestError(where, f"{ctx} must be an object")
         item_id = str(_require(entry, "id", str, where, ctx))
-        knowledge = _require(entry, "knowledge", str, where, ctx)
+        if item_id in ids:
+            raise ManifestError(
+                where, f"items[{ids[item_id]}] and {ctx} have the same id {item_id!r}; ids must be unique"
+            )
+        ids[item_id] = n
+        knowledge = normalize_rel(_require(entry, "knowledge", str, where, ctx))
         materials = _str_list(_require(entry, "materials", list, where, ctx), where, f"{ctx}.materials")
         topic = entry.get("topic")
         if not isinstance(topic, str) or not topic:
             topic = item_id.split(":")[-1]
             log.warning("%s: %s has no 'topic'; using %r", where, ctx, topic)
-        score = entry.get("score")
+        score = _score(entry.get("score"), where, ctx)
         spot = entry.get("spot_check", [])
         items.append(
             ManifestItem(
@@ -172,7 +272,7 @@ def load_manifest(path: str | Path) -> Manifest:
                 topic=topic,
                 knowledge=knowledge,
                 materials=materials,
-                score=float(score) if isinstance(score, int | float) else None,
+                score=score,
                 output=entry.get("output") if isinstance(entry.get("output"), str) else None,
                 spot_check=_str_list(spot, where, f"{ctx}.spot_check"),
             )
@@ -203,8 +303,11 @@ def resolve_inside(root: Path, rel: str) -> tuple[Path | None, str]:
         return None, "absolute path: materials must be relative to the KB root"
     if ".." in candidate.parts:
         return None, "path climbs out of the KB root with '..'"
-    root_real = root.resolve()
-    target = (root_real / candidate).resolve()
+    try:
+        root_real = root.resolve()
+        target = (root_real / candidate).resolve()
+    except (OSError, RuntimeError, ValueError) as exc:  # a symbolic link loop, a name too long
+        return None, f"cannot be resolved ({_why(exc)})"
     if not target.is_relative_to(root_real):
         return None, "resolves (through a symbolic link) to a file outside the KB root"
     return target, ""
@@ -215,6 +318,11 @@ def decode(data: bytes) -> tuple[str, str, list[str]]:
     warnings: list[str] = []
     if data.startswith(b"\xef\xbb\xbf"):
         return data[3:].decode("utf-8", errors="replace"), "utf-8-sig", warnings
+    utf32 = _utf32(data)
+    if utf32 is not None:
+        if not data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+            warnings.append(f"UTF-32 ({utf32[-2:].upper()}) without a byte-order mark; decoded as such")
+        return data.decode(utf32, errors="replace").lstrip("\ufeff"), "utf-32", warnings
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return data.decode("utf-16", errors="replace"), "utf-16", warnings
     try:
@@ -231,15 +339,94 @@ def decode(data: bytes) -> tuple[str, str, list[str]]:
     return text, "gb18030", warnings
 
 
+def _utf32(data: bytes) -> str | None:
+    """``utf-32-le`` / ``utf-32-be`` when the bytes are UTF-32 (with a BOM, or text whose every fourth
+    byte pattern can only be UTF-32), else None. Checked before UTF-16: the UTF-32-LE BOM starts like UTF-16's."""
+    if data.startswith(b"\xff\xfe\x00\x00"):
+        return "utf-32-le"
+    if data.startswith(b"\x00\x00\xfe\xff"):
+        return "utf-32-be"
+    head = data[:4096]
+    if len(data) < 4 or len(data) % 4 or len(head) % 4:
+        return None
+    le = not any(head[3::4]) and all(b <= 0x10 for b in head[2::4]) and any(head[0::4])
+    be = not any(head[0::4]) and all(b <= 0x10 for b in head[1::4]) and any(head[3::4])
+    for codec, ok in (("utf-32-le", le), ("utf-32-be", be)):
+        if ok:
+            try:
+                data.decode(codec)
+            except UnicodeDecodeError:
+                return None
+            return codec
+    return None
+
+
 def looks_binary(data: bytes) -> bool:
-    """NUL bytes in the head of a file without a UTF-16 BOM mean it is not a text note."""
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+    """NUL bytes in the head of a file without a UTF-16 or UTF-32 BOM mean it is not a text note."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")) or _utf32(data) is not None:
         return False
     return b"\x00" in data[:8192]
 
 
 _FRONT = re.compile(r"\A---[ \t]*\n(.*?)\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
 _BULLET_META = re.compile(r"^\s*[-*]\s*([A-Za-z_][\w-]*)\s*[:：]\s*(.*?)\s*$")
+
+
+class _Refused(yaml.MarkedYAMLError):
+    """Front matter that is valid YAML but refused: aliases (expansion bombs), nesting too deep."""
+
+    problem: str
+
+
+class _FrontLoader(yaml.SafeLoader):
+    """PyYAML's safe loader without aliases and with a depth cap; a bad date or an over-long integer
+    stays text (with a warning) instead of raising."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.depth = 0
+        self.notes: list[str] = []
+
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()  # type: ignore[no-untyped-call]
+            raise _Refused(
+                problem=f"uses a YAML alias (*{event.anchor}); aliases are refused", problem_mark=event.start_mark
+            )
+        self.depth += 1
+        try:
+            if self.depth > MAX_YAML_DEPTH:
+                mark = self.peek_event().start_mark  # type: ignore[no-untyped-call]
+                raise _Refused(problem=f"is nested deeper than {MAX_YAML_DEPTH} levels", problem_mark=mark)
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+    def construct_yaml_timestamp(self, node: yaml.ScalarNode) -> object:  # type: ignore[override]
+        try:
+            value: object = super().construct_yaml_timestamp(node)
+        except (ValueError, OverflowError):
+            self.notes.append(f"{node.value!r} is not a valid date; kept as text")
+            return str(node.value)
+        return value
+
+    def construct_yaml_int(self, node: yaml.ScalarNode) -> object:  # type: ignore[override]
+        if len(str(node.value)) > MAX_INT_DIGITS:
+            self.notes.append(f"an integer of {len(str(node.value))} characters is kept as text")
+            return str(node.value)
+        return super().construct_yaml_int(node)
+
+
+_FrontLoader.add_constructor("tag:yaml.org,2002:timestamp", _FrontLoader.construct_yaml_timestamp)
+_FrontLoader.add_constructor("tag:yaml.org,2002:int", _FrontLoader.construct_yaml_int)
+
+
+def _load_front(block: str) -> tuple[Any, list[str]]:
+    loader = _FrontLoader(block)
+    try:
+        return loader.get_single_data(), loader.notes
+    finally:
+        loader.dispose()
 
 
 def split_front_matter(text: str) -> tuple[dict[str, Any], str, int, list[str]]:
@@ -251,11 +438,13 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str, int, list[str]]:
         body = text[match.end() :]
         body_line = text[: match.end()].count("\n") + 1
         try:
-            data = yaml.load(block, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-        except yaml.YAMLError as exc:
+            data, notes = _load_front(block)
+            warnings += [f"front matter: {n}" for n in notes]
+        except (yaml.YAMLError, ValueError, OverflowError, RecursionError, TypeError) as exc:
             mark = getattr(exc, "problem_mark", None)
             where = f" (line {mark.line + 2})" if mark is not None else ""
-            warnings.append(f"front matter is not valid YAML{where}; read as 'key: value' lines")
+            what = f"front matter {exc.problem}" if isinstance(exc, _Refused) else "front matter is not valid YAML"
+            warnings.append(f"{what}{where}; read as 'key: value' lines")
             data = _loose_pairs(block.split("\n"), r"^\s*([A-Za-z_][\w-]*)\s*:\s*(.*?)\s*$")
         if data is None:
             data = {}
@@ -278,7 +467,7 @@ def _loose_pairs(lines: list[str], pattern: str) -> dict[str, Any]:
 
 def _scalar(raw: str) -> Any:
     raw = raw.strip().strip("`").strip()
-    if re.fullmatch(r"[+-]?\d+", raw.replace(",", "")):
+    if re.fullmatch(rf"[+-]?\d{{1,{MAX_INT_DIGITS}}}", raw.replace(",", "")):
         return int(raw.replace(",", ""))
     return raw
 
@@ -339,7 +528,7 @@ def _canonical_fields(front: dict[str, Any]) -> dict[str, Any]:
                 break
     for key in ("stars", "stars_weekly", "citations"):
         value = out.get(key)
-        if isinstance(value, str) and re.fullmatch(r"\s*[+]?\d[\d,]*\s*", value):
+        if isinstance(value, str) and re.fullmatch(r"\s*[+]?\d[\d,]{0,15}\s*", value):  # a count, not 4,000 digits
             out[key] = int(value.replace(",", "").replace("+", ""))
     return out
 
@@ -395,23 +584,12 @@ def read_material(root: Path, rel: str, *, role: str = "material", max_bytes: in
     if target is None:
         log.warning("%s: refused: %s", rel, why)
         return Material(rel, kind, MaterialStatus.refused, role=role, reason=why)
-    if not target.exists():
-        return Material(rel, kind, MaterialStatus.missing, role=role, reason="no such file in the KB")
-    if not target.is_file():
-        return Material(rel, kind, MaterialStatus.unreadable, role=role, reason="not a regular file")
     try:
-        size = target.stat().st_size
-        if size > max_bytes:
-            return Material(
-                rel,
-                kind,
-                MaterialStatus.unreadable,
-                role=role,
-                reason=f"{size} bytes is over the size limit of {max_bytes} bytes; not read",
-            )
-        data = target.read_bytes()
-    except OSError as exc:
-        return Material(rel, kind, MaterialStatus.unreadable, role=role, reason=f"cannot be read ({exc.strerror})")
+        data = read_regular_file(target, max_bytes)
+    except _Unreadable as exc:
+        if exc.missing:
+            return Material(rel, kind, MaterialStatus.missing, role=role, reason="no such file in the KB")
+        return Material(rel, kind, MaterialStatus.unreadable, role=role, reason=exc.reason)
     if looks_binary(data):
         return Material(rel, kind, MaterialStatus.unreadable, role=role, reason="binary file (NUL bytes), not text")
     text, encoding, warnings = decode(data)
@@ -496,8 +674,12 @@ def load_kb(
     """Load the manifest item and read every material; only a bad manifest raises."""
     manifest = load_manifest(manifest_path)
     item = manifest.select(item_id)
-    root = Path(kb_root) if kb_root is not None else Path(manifest_path).resolve().parent
-    if not root.is_dir():
+    try:
+        root = Path(kb_root) if kb_root is not None else Path(manifest_path).resolve().parent
+        is_dir = root.is_dir()
+    except (OSError, RuntimeError) as exc:
+        raise ManifestError(kb_root or manifest_path, f"KB root cannot be used ({_why(exc)})") from None
+    if not is_dir:
         raise ManifestError(root, "KB root is not a folder")
     seen: set[str] = set()
     materials = []

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Literal
 
 from .errors import ConfigError
 from .models import EVIDENCE_LABELS_EN, Brief, EvidenceLevel, Excluded
+from .safetext import md, md_comment
 
 #: whatever the batch, the Markdown brief stays under this many bytes (the JSON keeps everything)
 MAX_MARKDOWN = 64 * 1024
@@ -121,33 +123,37 @@ def _lvl(level: EvidenceLevel, lang: str) -> str:
     return f"{level.value}（{level.label}）" if lang == "zh" else f"{level.value} ({EVIDENCE_LABELS_EN[level]})"
 
 
+def _join(values: Iterable[object], sep: str = "、") -> str:
+    return sep.join(md(v) for v in values)
+
+
 def _header(brief: Brief, t: dict[str, str]) -> list[str]:
     h, b = brief.header, brief.baseline
     materials = [s for s in brief.sources if s.role == "material"]
     score = h.score if h.score is not None else "-"
-    out = [f"# {t['title'].format(topic=h.topic, date=h.date)}", ""]
-    out.append(t["batch"].format(job=h.job, item=h.item, score=score, n=len(materials)))
-    out.append(t["baseline"].format(path=b.path, version=b.version or "-", lines=b.lines, anchors=b.anchors))
+    out = [f"# {t['title'].format(topic=md(h.topic), date=md(h.date))}", ""]
+    out.append(t["batch"].format(job=md(h.job), item=md(h.item), score=md(score), n=len(materials)))
+    out.append(t["baseline"].format(path=md(b.path), version=md(b.version or "-"), lines=b.lines, anchors=b.anchors))
     if brief.run.first_pass:
-        out.append(f"> {brief.run.first_pass}")
-    return [*[_clip(x) for x in out], "", f"## {t['s0']}", "", _clip(brief.judgement), ""]
+        out.append(f"> {md(brief.run.first_pass)}")
+    return [*[_clip(x) for x in out], "", f"## {t['s0']}", "", _clip(md(brief.judgement)), ""]
 
 
 def _increments(brief: Brief, t: dict[str, str], lang: str) -> list[str]:
     out = [f"## {t['s1'].format(n=len(brief.increments))}", ""]
     blocks = []
     for n, inc in enumerate(brief.increments, start=1):
-        block = [f"### {n}. {inc.key}" + (f" · {inc.title}" if inc.title and inc.title != inc.key else "")]
-        block.append(f"- {t['src']}：{'、'.join(inc.sources)}" + (f"；{inc.url}" if inc.url else ""))
-        note = f"；{inc.evidence_note}" if inc.evidence_note else ""
+        block = [f"### {n}. {md(inc.key)}" + (f" · {md(inc.title)}" if inc.title and inc.title != inc.key else "")]
+        block.append(f"- {t['src']}：{_join(inc.sources)}" + (f"；{md(inc.url)}" if inc.url else ""))
+        note = f"；{md(inc.evidence_note)}" if inc.evidence_note else ""
         block.append(f"- {t['lvl']}：{_lvl(inc.evidence, lang)}{note}")
         if inc.points:
-            block += [f"- {t['pts']}：", *[f"  - {p}" for p in inc.points]]
+            block += [f"- {t['pts']}：", *[f"  - {md(p)}" for p in inc.points]]
         if inc.relation:
-            block.append(f"- {t['rel']}：{inc.relation}")
-        block.append(f"- {t['sec']}：{inc.section or '-'}")
+            block.append(f"- {t['rel']}：{md(inc.relation)}")
+        block.append(f"- {t['sec']}：{md(inc.section or '-')}")
         if inc.boundary:
-            block += [f"- {t['bnd']}：", *[f"  - {x}" for x in inc.boundary]]
+            block += [f"- {t['bnd']}：", *[f"  - {md(x)}" for x in inc.boundary]]
         blocks.append([*block, ""])
     return [*out, *_fit(blocks, BUDGET["s1"], t), ""] if brief.increments else [*out, t["none"], ""]
 
@@ -155,14 +161,14 @@ def _increments(brief: Brief, t: dict[str, str], lang: str) -> list[str]:
 def _excluded_line(e: Excluded, t: dict[str, str]) -> str:
     if e.members:
         count = t["group"].format(n=len(e.members))
-        return f"- {'、'.join(e.sources)} · {count}（{e.evidence.value}）：{e.reason}"
-    return f"- {e.key}（{'、'.join(e.sources)}，{e.evidence.value}）：{e.reason}"
+        return f"- {_join(e.sources)} · {count}（{e.evidence.value}）：{md(e.reason)}"
+    return f"- {md(e.key)}（{_join(e.sources)}，{e.evidence.value}）：{md(e.reason)}"
 
 
 def _refreshes(brief: Brief, t: dict[str, str]) -> list[str]:
     out = [f"## {t['s2'].format(n=len(brief.refreshes))}", ""]
     out += [f"| key | {t['src']} | {t['lvl']} | |", "|---|---|---|---|"]
-    rows = [[f"| {r.key} | {'、'.join(r.sources)} | {r.evidence.value} | {r.summary} |"] for r in brief.refreshes]
+    rows = [[f"| {md(r.key)} | {_join(r.sources)} | {r.evidence.value} | {md(r.summary)} |"] for r in brief.refreshes]
     out += _fit(rows, BUDGET["s2"], t)
     out.append("")
     if brief.excluded:
@@ -177,11 +183,10 @@ def _contradictions(brief: Brief, t: dict[str, str]) -> list[str]:
     out = [f"## {t['s3'].format(n=len(brief.contradictions))}", ""]
     blocks = []
     for n, c in enumerate(brief.contradictions, start=1):
-        detail = f" {c.detail}" if c.detail else ""
-        action = f" → {c.action}" if c.action else ""
-        blocks.append(
-            [f"{n}. [{c.kind.value}] {c.key}：{c.claim}{detail}{action}（{'、'.join(c.sources)}，{c.evidence.value}）"]
-        )
+        detail = f" {md(c.detail)}" if c.detail else ""
+        action = f" → {md(c.action)}" if c.action else ""
+        where = f"（{_join(c.sources)}，{c.evidence.value}）"
+        blocks.append([f"{n}. [{c.kind.value}] {md(c.key)}：{md(c.claim)}{detail}{action}{where}"])
     return [*out, *_fit(blocks, BUDGET["s3"], t), "" if brief.contradictions else t["none"], ""]
 
 
@@ -189,8 +194,8 @@ def _candidates_and_anchors(brief: Brief, t: dict[str, str]) -> list[str]:
     out = [f"## {t['s4']}", ""]
     blocks = []
     for cand in brief.candidates:
-        name = f"arXiv:{cand.arxiv}" if cand.arxiv else cand.path
-        blocks.append([f"- {name} · {cand.title} · {cand.status} · {cand.path}：{cand.note}"])
+        name = f"arXiv:{md(cand.arxiv)}" if cand.arxiv else md(cand.path)
+        blocks.append([f"- {name} · {md(cand.title)} · {md(cand.status)} · {md(cand.path)}：{md(cand.note)}"])
     out += _fit(blocks, BUDGET["s4"], t) if brief.candidates else [t["none"]]
     out += ["", f"## {t['s5']}", ""]
     if not brief.anchors:
@@ -198,24 +203,24 @@ def _candidates_and_anchors(brief: Brief, t: dict[str, str]) -> list[str]:
     out += [t["col_anchor"], "|---|---|---|---|"]
     rows = []
     for a in brief.anchors:
-        where = f"（{'、'.join(a.sections)}）" if a.sections else ""
+        where = f"（{_join(a.sections)}）" if a.sections else ""
         status = t["anchored"] + where if a.status == "anchored" else t["new"]
-        rows.append([f"| arXiv:{a.arxiv} | {a.title} | {status} | {'、'.join(a.sources)} |"])
+        rows.append([f"| arXiv:{md(a.arxiv)} | {md(a.title)} | {status} | {_join(a.sources)} |"])
     return [*out, *_fit(rows, BUDGET["s5"], t), ""]
 
 
 def _actions_and_sources(brief: Brief, t: dict[str, str]) -> list[str]:
     out = [f"## {t['s6']}", ""]
-    actions = [[f"{n}. {a.text}"] for n, a in enumerate(brief.actions, start=1)]
+    actions = [[f"{n}. {md(a.text)}"] for n, a in enumerate(brief.actions, start=1)]
     out += _fit(actions, BUDGET["s6"], t) or [t["none"]]
-    out += ["", f"**{t['donot']}**：", *[_clip(f"- {x}") for x in brief.do_not[:8]], ""]
+    out += ["", f"**{t['donot']}**：", *[_clip(f"- {md(x)}") for x in brief.do_not[:8]], ""]
     out += [f"## {t['s7']}", ""]
     role_names = {"material": t["material"], "spot_check": t["spot"], "baseline": t["base"]}
     blocks = []
     for s in brief.sources:
-        extra = f"：{s.reason}" if s.reason else ""
-        warn = f"（{'；'.join(s.warnings)}）" if s.warnings else ""
-        blocks.append([f"- [{role_names[s.role]}] {s.path} — {s.status.value}{extra}{warn}"])
+        extra = f"：{md(s.reason)}" if s.reason else ""
+        warn = f"（{_join(s.warnings, '；')}）" if s.warnings else ""
+        blocks.append([f"- [{role_names[s.role]}] {md(s.path)} — {s.status.value}{extra}{warn}"])
     return [*out, *_fit(blocks, BUDGET["s7"], t), ""]
 
 
@@ -225,9 +230,9 @@ def _rejected(brief: Brief, t: dict[str, str]) -> list[str]:
     out = [f"## {t['rej'].format(n=len(brief.rejected))}", ""]
     blocks = []
     for rej in brief.rejected:
-        block = [f"- {rej.list_name} · {rej.key}（producer {rej.producer}）"]
+        block = [f"- {md(rej.list_name)} · {md(rej.key)}（producer {md(rej.producer)}）"]
         shown = rej.violations[:VIOLATIONS_SHOWN]
-        block += [f"  - [{v.rule}] {v.path}: {v.text!r} — {v.reason}" for v in shown]
+        block += [f"  - [{md(v.rule)}] {md(v.path)}: {md(repr(v.text))} — {md(v.reason)}" for v in shown]
         if len(rej.violations) > len(shown):
             block.append("  - " + t["more"].format(n=len(rej.violations) - len(shown)))
         blocks.append(block)
@@ -249,7 +254,7 @@ def render_markdown(brief: Brief, lang: Lang = "zh") -> str:
     t = _ZH if lang == "zh" else _EN
     u = brief.run.usage
     footer = (
-        f"<!-- backend={brief.run.backend} model={brief.run.model or '-'} calls={u.calls} "
+        f"<!-- backend={md_comment(brief.run.backend)} model={md_comment(brief.run.model or '-')} calls={u.calls} "
         f"tokens={u.prompt_tokens}+{u.completion_tokens} cache_hits={u.cache_hits} -->"
     )
     parts = [

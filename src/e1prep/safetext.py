@@ -1,0 +1,64 @@
+"""Data stays data on the way out: one escaping layer for Markdown and one for the terminal.
+
+``md(text)`` makes any string from the KB or a model safe to place inside one line of the brief:
+no line break, heading, list marker, table cell, HTML tag, link or control character survives,
+and the text stays readable (``a | b`` renders as ``a | b``). ``terminal_safe(text)`` makes it
+safe for stderr: control characters (ESC, BEL, CR, line breaks) are shown as ``\\x1b``-style
+escapes, so KB text can neither move the cursor nor forge a second line.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+#: C0 and C1 controls, DEL, and the invisible format characters that reorder or hide text
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]")
+#: every kind of line break, with the blanks around it
+_BREAKS = re.compile("[ \t]*[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]+[ \t]*")
+#: a pipe with the backslashes before it (an even number would leave the pipe live)
+_PIPE = re.compile(r"(\\*)\|")
+#: what makes a line a heading, quote, list item, rule or table row when it starts the line
+_LEADING = re.compile(r"^(?:#{1,6}(?=\s|$)|>|[-+*](?=\s|$)|([-*_=~])(?:\s*\1){2})")
+_ORDINAL = re.compile(r"^(\d{1,9})([.)])(?=\s|$)")
+
+
+def md(text: object) -> str:
+    """One line of inert Markdown text for any value taken from the KB or a model."""
+    s = ("" if text is None else str(text)).replace("\t", " ")
+    s = _BREAKS.sub(" ", s)
+    s = _CONTROL.sub("", s).strip()
+    s = _PIPE.sub(lambda m: m.group(1) * 2 + "\\|", s)
+    if s.count("`") % 2:  # an unpaired backtick would open a code span across the brief's own text
+        s = s.replace("`", "\\`")
+    s = s.replace("<", "&lt;").replace("[", "\\[")
+    if _LEADING.match(s):
+        return "\\" + s
+    return _ORDINAL.sub(r"\1\\\2", s)
+
+
+def md_comment(text: object) -> str:
+    """A value inside an HTML comment: ``md`` and no ``--`` that could close it."""
+    return md(text).replace("--", "- -")
+
+
+def _escape_char(m: re.Match[str]) -> str:
+    c = m.group(0)
+    return f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}"
+
+
+_TERMINAL = re.compile("[\x00-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069]")
+_TERMINAL_KEEP_NL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069]")
+
+
+def terminal_safe(text: object, *, keep_newlines: bool = False) -> str:
+    """``text`` with control characters shown as escapes (``\\x1b``), one line unless ``keep_newlines``."""
+    rx = _TERMINAL_KEEP_NL if keep_newlines else _TERMINAL
+    return rx.sub(_escape_char, str(text))
+
+
+class TerminalSafeFormatter(logging.Formatter):
+    """A formatter whose records can carry KB text: each record is one line, without control characters."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return terminal_safe(super().format(record))
