@@ -39,14 +39,22 @@ class Lexicon:
         return m.group(0) if m else None
 
     def is_outlet(self, name: str) -> bool:
-        low = name.strip().lower()
-        return any(low == o.lower() for o in self.outlets)
+        return name.strip().lower() in self.outlet_set
+
+    @property
+    def outlet_set(self) -> frozenset[str]:
+        return _lowered(self.outlets)
 
     def is_label(self, name: str) -> bool:
         return name.strip().strip(":：").lower() in self.labels
 
     def is_generic(self, name: str) -> bool:
         return name.strip().lower() in self.generic
+
+
+@cache
+def _lowered(words: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(w.lower() for w in words)
 
 
 @cache
