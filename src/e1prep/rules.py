@@ -256,26 +256,15 @@ class RulesProducer:
             " ".join(t for t in (card_section(material.body, (h,)) for h in ("Summary", "简介", "Description")) if t)
             or material.body
         )
+        reason = None
         if index.overlap(about) < MIN_TOPIC_OVERLAP and not index.names_entity(about):
+            reason = "卡片内容与活文档主题词几乎不重合，判为非本主题，不作增量"
+        elif index_only(material.body) or short.lower().startswith("awesome"):
+            reason = "资源索引/汇总列表，不含新的技术内容，不作增量"
+        if reason:
+            url = str(material.front.get("url") or "") or None
             out.excluded.append(
-                Excluded(
-                    key=short,
-                    sources=[material.path],
-                    evidence=EvidenceLevel.card,
-                    reason="卡片内容与活文档主题词几乎不重合，判为非本主题，不作增量",
-                    url=str(material.front.get("url") or "") or None,
-                )
-            )
-            return
-        if index_only(material.body) or short.lower().startswith("awesome"):
-            out.excluded.append(
-                Excluded(
-                    key=short,
-                    sources=[material.path],
-                    evidence=EvidenceLevel.card,
-                    reason="资源索引/汇总列表，不含新的技术内容，不作增量",
-                    url=str(material.front.get("url") or "") or None,
-                )
+                Excluded(key=short, sources=[material.path], evidence=EvidenceLevel.card, reason=reason, url=url)
             )
             return
         stars, weekly = material.front.get("stars"), material.front.get("stars_weekly")
