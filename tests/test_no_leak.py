@@ -27,6 +27,7 @@ from e1prep.models import (
 from e1prep.pipeline import draft_brief, living_document
 from e1prep.producers import Production
 from e1prep.render import render_markdown
+from e1prep.verify import Verifier
 
 GOLDEN = ROOT / "evals" / "golden"
 CASSETTES = ROOT / "tests" / "cassettes" / "llm"
@@ -230,3 +231,24 @@ def test_an_issue_number_never_reads_as_an_http_status(make_kb: MakeKB) -> None:
     kinds = {c.kind for c in brief.contradictions}
     assert ContradictionKind.access_blocked not in kinds
     assert not [c for c in brief.contradictions if "404" in c.claim or "403" in c.claim]
+
+
+def test_a_key_is_grounded_by_its_title_as_written_and_an_issue_key_by_its_url(make_kb: MakeKB) -> None:
+    note = "inbox/jay/2026-10-25-note.md"
+    text = (
+        "### 1. Zeta `serve/` is a reference path, not an engine\n"
+        "- URL: https://github.com/acme/zeta/issues/4242\n"
+        "- 核查：已核查原文\n"
+        "- 参考实现，单文件。\n"
+    )
+    manifest = make_kb({note: text})
+    kb = load_kb(manifest)
+    verifier = Verifier(kb, living_document(kb))
+    inc = Increment(
+        key="Zeta serve/ is a reference path, not an engine", sources=[note], evidence=EvidenceLevel.verified
+    )
+    assert not [v for v in verifier.check_object("increments[0]", inc) if v.rule == "key-ungrounded"]
+    issue = inc.model_copy(update={"key": "zeta#4242"})
+    assert not [v for v in verifier.check_object("increments[0]", issue) if v.rule == "key-ungrounded"]
+    forged = inc.model_copy(update={"key": "zeta#4243"})
+    assert [v for v in verifier.check_object("increments[0]", forged) if v.rule == "key-ungrounded"]

@@ -99,6 +99,11 @@ class MaterialFacts:
             self._folded = self.normalized.casefold()
         return self._folded
 
+    @property
+    def unmarked(self) -> str:
+        """The folded text without Markdown emphasis marks (a title written ``**a** `b` c``)."""
+        return self.folded.replace("`", "").replace("*", "")
+
     def items_with_url(self, url: str | None) -> list[tuple[NoteItem, EvidenceLevel]]:
         """The items (with their plain-rule level) that carry ``url``."""
         if not url:
@@ -399,6 +404,9 @@ class Verifier:
             return []
         src, _, line = key.rpartition(":")
         if src in obj.sources and line.isdigit():
+            return []
+        plain = normalize(key).casefold().replace("`", "").replace("*", "")
+        if plain and any(plain in f.unmarked for f in grounds):  # a title as written, less its Markdown marks
             return []
         issue = re.fullmatch(r"([\w.\-]+)#(\d+)", key)  # ``vllm#61007``: the issue's own URL names it
         if issue and any(
