@@ -39,7 +39,7 @@ _WEAK_LABELS = {"状态", "status", "可信度"}
 
 LEGEND_LINE = re.compile(
     r"^\s*(?:[-*>]\s*)?(?:\*\*)?[^:：|\n]{0,12}?(?:标记说明|图例|符号说明|标注说明|标记|符号|等级|Legend|Key|Symbols)(?:\*\*)?"
-    r"\s*[:：]\s*(?P<rest>.*)$",
+    r"\s*(?:（[^）\n]{0,60}）|\([^)\n]{0,60}\))?\s*[:：]\s*(?P<rest>.*)$",
     re.I,
 )
 #: characters that separate legend entries or stand in ordinary text; never part of a symbol

@@ -90,9 +90,10 @@ def _identify(item: NoteItem, doc: KnowledgeDoc) -> Identity:
         names[0],
     )
     if not any(h.term == key and h.hits for h in hits):
-        # the same subject in another script in the title's parentheses (``vLLM-昆仑芯（vLLM-Kunlun）``)
+        # the same subject in another script, in the title's parentheses or the item's text
+        # (``vLLM-昆仑芯（vLLM-Kunlun）``, ``vLLM-昆仑芯 … vLLM-Kunlun 插件``)
         lead = re.split(r"[-\s]", key)[0].lower()
-        for aside in aside_names(item):
+        for aside in [*aside_names(item), *_hyphenated(item.text)]:
             found = doc.search(aside)
             if found.hits and len(lead) >= 3 and aside.lower().startswith(lead):
                 key, hits = aside, [found, *hits]
@@ -109,6 +110,14 @@ def _identify(item: NoteItem, doc: KnowledgeDoc) -> Identity:
         anchored=next((a for a in own_arxiv(item) if doc.anchored(a)), None),
         recheck=said_known(item.text),
     )
+
+
+_HYPHENATED = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*-[A-Za-z][A-Za-z0-9-]*")
+
+
+def _hyphenated(text: str) -> list[str]:
+    """Latin hyphenated names of the item's text (``vLLM-Kunlun``), each once."""
+    return list(dict.fromkeys(m.group(0) for m in _HYPHENATED.finditer(text)))
 
 
 def _short_cjk(name: str) -> bool:

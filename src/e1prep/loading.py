@@ -369,7 +369,11 @@ def looks_binary(data: bytes) -> bool:
 
 
 _FRONT = re.compile(r"\A---[ \t]*\n(.*?)\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
-_BULLET_META = re.compile(r"^\s*[-*]\s*([A-Za-z_][\w-]*)\s*[:：]\s*(.*?)\s*$")
+#: ``- key: value`` bullets, or bold labels ``**key:** value`` / ``**key**: value``
+_BULLET_META = re.compile(
+    r"^\s*(?:[-*]\s*|\*\*(?=[A-Za-z_][\w-]*\s*[:：]?\s*\*\*))"
+    r"([A-Za-z_][\w-]*)\s*(?:\*\*)?[:：]\s*(?:\*\*)?\s*(.*?)\s*$"
+)
 
 
 class _Refused(yaml.MarkedYAMLError):

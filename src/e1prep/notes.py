@@ -187,7 +187,10 @@ def is_stale(item: NoteItem, batch_date: str) -> bool:
 
 
 def _clean_title(raw: str) -> str:
+    # a leading status sign (``🟢 Title``, ``✔ Title``) is the check, read through the legend; not the title
+    raw = re.sub(r"^[^\w\s【\[(（《「\"'*#`@]{1,4}\s+", "", raw.strip())
     title = re.sub(r"^(?:\d{1,3}[.)、]|[①-⑳]|条目\s*\d+\s*[:：]?|Item\s*\d+\s*[:：]?)\s*", "", raw.strip())
+    title = re.sub(r"^【([^】]{2,200})】.*$", r"\1", title)
     title = re.sub(r"\[([^\]]+)\]\([^)]+\)", r"\1", title)
     title = URL_RE.sub("", title)
     return title.replace("**", "").replace("`", "").strip(" -—:：|")
@@ -299,7 +302,9 @@ def _list_spans(lines: list[str], rx: re.Pattern[str], need_url: bool, name: str
     return spans
 
 
-_BARE_URL_LINE = re.compile(r"^\s*(?:[-*+]\s*)?(?:(?:URL|链接|Link)\s*[:：]\s*)?<?https?://\S+>?\s*$", re.I)
+_BARE_URL_LINE = re.compile(
+    r"^\s*(?:[-*+:：]\s*)?(?:(?:URL|链接|Link)\s*[:：]\s*)?<?https?://\S+>?\s*$", re.I
+)  # ``: https://…`` is a definition list's value line
 
 
 def _titled_url_spans(lines: list[str]) -> list[_Span]:
@@ -321,6 +326,22 @@ def _titled_url_spans(lines: list[str]) -> list[_Span]:
 
 
 _BOLD_TITLE = re.compile(r"^\*\*([^*\n]{2,200})\*\*$")
+#: a paragraph titled in lenticular brackets: ``【Title】 text …``
+_LENTICULAR = re.compile(r"^【([^】\n]{2,200})】")
+#: a line cut into fields by long dashes (``状态 —— 标题 —— 链接 —— 备注``)
+_SEGMENTS = re.compile(r"\s+(?:——|—|–|--)\s+")
+
+
+def _segmented_spans(lines: list[str]) -> list[_Span]:
+    """One item per line made of dash-separated fields with a URL; its title is the field before the URL
+    (the other fields are its check and notes, read as its text)."""
+    spans = []
+    for i, line in enumerate(lines):
+        parts = _SEGMENTS.split(line.strip())
+        url_at = next((k for k, p in enumerate(parts) if URL_RE.fullmatch(p.strip())), None)
+        if len(parts) >= 3 and url_at is not None and url_at > 0:
+            spans.append(_Span(parts[url_at - 1], i, i + 1, "segmented"))
+    return spans
 
 
 def _link_paragraph_spans(lines: list[str]) -> list[_Span]:
@@ -330,7 +351,7 @@ def _link_paragraph_spans(lines: list[str]) -> list[_Span]:
     for i, line in enumerate(lines):
         if i > 0 and lines[i - 1].strip():
             continue  # not a paragraph's first line
-        m = _LINK_TITLE.match(line.strip()) or _BOLD_TITLE.match(line.strip())
+        m = _LINK_TITLE.match(line.strip()) or _BOLD_TITLE.match(line.strip()) or _LENTICULAR.match(line.strip())
         if m and not _is_field_line(line):
             starts.append((i, m.group(1)))
     spans = []
@@ -353,6 +374,7 @@ def _spans_of(lines: list[str]) -> list[_Span]:
         _list_spans(lines, _TOP_BULLET, need_url=True, name="bullet"),
         _link_paragraph_spans(lines),
         _titled_url_spans(lines),
+        _segmented_spans(lines),
     ]
     best: list[_Span] = []
     best_score = -1
