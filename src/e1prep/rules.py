@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from . import markers
+from .checks import display_name, doc_counts
 from .identity import identify
 from .knowledge import KnowledgeDoc
 from .lexicon import lexicon
@@ -250,7 +251,22 @@ class RulesProducer:
         short = repo.split("/")[-1]
         hits = [doc.search(repo), doc.search(short)]
         if any(h.hits for h in hits):
-            return  # known: the count_refresh detector reports what moved
+            # known: the count_refresh detector compares the counts the document records; a repository the
+            # document names without a count is still a refresh (re-collected, nothing new)
+            if not doc_counts(doc, repo):
+                where = sorted({sec for h in hits for sec in h.sections})
+                out.refreshes.append(
+                    Refresh(
+                        key=display_name(doc, repo),
+                        sources=[material.path],
+                        evidence=EvidenceLevel.card,
+                        summary=f"{repo}：活文档已收"
+                        + (f"（{'、'.join(where)}）" if where else "")
+                        + "，未记计数；卡片重采不构成新观点。",
+                        doc_hits=hits,
+                    )
+                )
+            return
         summary = card_section(material.body, ("Summary", "简介", "Description")) or material.body.strip()[:200]
         about = (
             " ".join(t for t in (card_section(material.body, (h,)) for h in ("Summary", "简介", "Description")) if t)
