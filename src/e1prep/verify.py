@@ -49,8 +49,9 @@ RULES: dict[str, str] = {
     "sources-incomplete": "a material of the manifest is missing from the sources",
 }
 
-_HIT_CLAIM = re.compile(r"「([^」]+)」\s*=?\s*(\d+)\s*命中|(\S+?)\s*=\s*(\d+)\s*命中")
-_NOT_FOUND = re.compile(r"「([^」]+)」\s*(?:未命中|零命中|无命中)")
+# names are bounded (200 characters): an unbounded lazy \S+? rescans a long token from every start (quadratic)
+_HIT_CLAIM = re.compile(r"「([^「」]{1,200})」\s*=?\s*(\d+)\s*命中|(\S{1,200}?)\s*=\s*(\d+)\s*命中")
+_NOT_FOUND = re.compile(r"「([^「」]{1,200})」\s*(?:未命中|零命中|无命中)")
 _TEXT_FIELDS = ("title", "points", "relation", "boundary", "summary", "claim", "detail", "action", "evidence_note")
 
 
@@ -66,6 +67,7 @@ class MaterialFacts:
     core_lines: dict[str, list[int]] = field(default_factory=dict)
     #: each item of a note with the level the plain rule gives it
     item_levels: list[tuple[NoteItem, EvidenceLevel]] = field(default_factory=list)
+    level_memo: dict[str, EvidenceLevel | None] = field(default_factory=dict, repr=False)
 
     @classmethod
     def build(cls, material: Material) -> MaterialFacts:
@@ -119,6 +121,11 @@ class MaterialFacts:
 
     def level_of(self, number: str) -> EvidenceLevel | None:
         """The strictest level among the lines where ``number`` stands (None: found nowhere)."""
+        if number not in self.level_memo:  # once per number: a number repeated on every line is cited on each
+            self.level_memo[number] = self._level_of(number)
+        return self.level_memo[number]
+
+    def _level_of(self, number: str) -> EvidenceLevel | None:
         candidates = self._candidates(number)
         if not candidates:
             return None
@@ -335,7 +342,7 @@ class Verifier:
     ) -> list[Violation]:
         out: list[Violation] = []
         cited_cores = [set(number_cores(c.text)) for c in cites]
-        hit_spans = [m.span() for m in _HIT_CLAIM.finditer(text)]
+        hit_spans = [m.span() for m in _HIT_CLAIM.finditer(text)] if "命中" in text else []
         out += self._hit_claims(path, text)
         grounds = [self.facts[s] for s in (*obj.sources, self.doc.path) if s in self.facts]
         for tok in scan(text):
@@ -385,6 +392,8 @@ class Verifier:
     def _hit_claims(self, path: str, text: str) -> list[Violation]:
         """``「name」N 命中`` and ``「name」未命中`` claims, checked against a fresh search."""
         out: list[Violation] = []
+        if "命中" not in text:
+            return out
         for m in _HIT_CLAIM.finditer(text):
             term, count = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
             fresh = self.hits(term)
