@@ -388,3 +388,16 @@ def test_a_long_line_is_wrapped_without_losing_a_character(tmp_path: Path) -> No
     assert max(len(x) for x in m.lines) <= loading.MAX_LINE_CHARS
     assert m.text.replace("\n", "") == f"# t{line}end"
     assert m.body == m.text and any("wrapped" in w for w in m.warnings)
+
+
+def test_a_javascript_link_in_a_bullet_rejects_nothing_and_is_not_a_live_link(make_kb) -> None:
+    from e1prep.render import render_markdown
+
+    note = (
+        "# n\n\n## 1. Kestrel-KV 新引擎 [x](javascript:alert(1))\n- URL：https://example.org/k\n- 核查：已核查原文\n"
+        "- 要点：吞吐提升 37%，见 [x](javascript:alert(1)) 文档。\n"
+    )
+    brief = draft_brief(make_kb({NOTE: note}))
+    assert [i.key for i in brief.increments] == ["Kestrel-KV"] and not brief.rejected
+    markdown = render_markdown(brief)
+    assert "[x](javascript" not in markdown.replace("\\[x](javascript", "")
