@@ -303,3 +303,10 @@ def test_stderr_records_are_one_line_without_control_characters() -> None:
     assert "\n" not in line and "\x1b" not in line
     assert line == "e1prep: WARNING: x\\x1b[2J\\x0ae1prep: error: forged: bad"
     assert terminal_safe("a\x07b") == "a\\x07b"
+
+
+def test_md_comment_cannot_close_the_footer() -> None:
+    from e1prep.safetext import md_comment
+
+    assert md_comment("-") == "-"
+    assert "-->" not in md_comment("m --> <script>\n# x")

@@ -42,8 +42,11 @@ class NumberToken:
 
 @lru_cache(maxsize=1 << 16)
 def normalize(text: str) -> str:
-    """Full-width digits to ASCII, dashes unified, thousands separators and spaces removed."""
-    text = text.translate(_FULLWIDTH).translate(_DASHES)
+    """Full-width digits to ASCII, dashes unified, thousands separators and spaces removed.
+
+    Cached: the verifier normalises the same quoted line once per number cited from it."""
+    if not text.isascii():
+        text = text.translate(_FULLWIDTH).translate(_DASHES)
     text = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", text)
     return re.sub(r"\s+", "", text)
 
@@ -182,7 +185,8 @@ _PATTERNS: list[tuple[str, str, re.Pattern[str]]] = [
         "name",
         re.compile(
             r"(?<![\w])\d+\s?[×xX]\s?\d+(?:\s?[×xX]\s?\d+)?(?!\s?(?:倍|[%kKM]))(?![\w.])"
-            r"|(?<![\w\-.])[A-Za-z][A-Za-z_]*(?:[\-_.]?[A-Za-z]*\d[\w]*)+(?:[\-_.][\w]+)*"
+            # atomic (?>…): giving letters back can never help, and trying it is quadratic on a long word
+            r"|(?<![\w\-.])[A-Za-z](?>[A-Za-z_]*)(?:[\-_.]?[A-Za-z]*\d[\w]*)+(?:[\-_.][\w]+)*"
             r"|(?<![\w\-.])\d+(?:\.\d+)?[BT](?![A-Za-z])(?=[\s\-,，、)）]|$)(?<=[BT])"
             rf"|(?<![\w\-.])(?!\d+(?:\.\d+)?\s?(?:{_UNIT[3:-1]}|万亿|亿|万|千|[kKM]|[xX])(?![A-Za-z\d_]))"
             r"\d+[A-Za-z]+[\w\-]*(?!/)"

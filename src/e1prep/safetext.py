@@ -38,8 +38,9 @@ def md(text: object) -> str:
 
 
 def md_comment(text: object) -> str:
-    """A value inside an HTML comment: ``md`` and no ``--`` that could close it."""
-    return md(text).replace("--", "- -")
+    """A value inside an HTML comment: one line, no control character, no ``--`` or ``>`` that could close it."""
+    s = _CONTROL.sub("", _BREAKS.sub(" ", ("" if text is None else str(text)).replace("\t", " "))).strip()
+    return s.replace("--", "- -").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _escape_char(m: re.Match[str]) -> str:

@@ -69,8 +69,9 @@ _VOCABULARY = frozenset(
     {k.value for k in MaterialKind} | {k.value for k in EvidenceLevel} | {k.value for k in ContradictionKind}
 )
 
-_HIT_CLAIM = re.compile(r"「([^」]+)」\s*=?\s*(\d+)\s*命中|(\S+?)\s*=\s*(\d+)\s*命中")
-_NOT_FOUND = re.compile(r"「([^」]+)」\s*(?:未命中|零命中|无命中)")
+# names are bounded (200 characters): an unbounded lazy \S+? rescans a long token from every start (quadratic)
+_HIT_CLAIM = re.compile(r"「([^「」]{1,200})」\s*=?\s*(\d+)\s*命中|(\S{1,200}?)\s*=\s*(\d+)\s*命中")
+_NOT_FOUND = re.compile(r"「([^「」]{1,200})」\s*(?:未命中|零命中|无命中)")
 _TEXT_FIELDS = ("title", "points", "relation", "boundary", "summary", "claim", "detail", "action", "evidence_note")
 
 
@@ -567,7 +568,7 @@ class Verifier:
         members = getattr(obj, "members", None)
         if members:  # a grouped registration states its own size
             cited_cores.append(frozenset({str(len(members))}))
-        hit_spans = [m.span() for m in _HIT_CLAIM.finditer(text)]
+        hit_spans = [m.span() for m in _HIT_CLAIM.finditer(text)] if "命中" in text else []
         out += self._hit_claims(path, text)
         grounds = self._grounds(obj)
         for tok in scan(text):
@@ -619,6 +620,8 @@ class Verifier:
     def _hit_claims(self, path: str, text: str) -> list[Violation]:
         """``「name」N 命中`` and ``「name」未命中`` claims, checked against a fresh search."""
         out: list[Violation] = []
+        if "命中" not in text:
+            return out
         for m in _HIT_CLAIM.finditer(text):
             term, count = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
             fresh = self.hits(term)
