@@ -168,6 +168,14 @@ def patterns() -> tuple[Pattern, ...]:
     return tuple(out)
 
 
+@cache
+def _any_shape() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """Every shape of the table in one alternation (folded rows, case-sensitive rows): a cheap first test."""
+    folded = "|".join(f"(?:{p.regex.pattern})" for p in patterns() if p.folded) or "(?!)"
+    cased = "|".join(f"(?:{p.regex.pattern})" for p in patterns() if not p.folded) or "(?!)"
+    return re.compile(folded, re.I), re.compile(cased)
+
+
 def find(text: str, kinds: frozenset[str] = ALL_KINDS) -> list[Hit]:
     """Non-overlapping marker occurrences in ``text``, left to right (the longest at a place).
 
@@ -182,7 +190,9 @@ def _find(text: str, kinds: frozenset[str]) -> tuple[Hit, ...]:
     low = text.lower()
     table = _by_text()
     found = [Hit(m.start(), m.end(), table[m.group(0)]) for m in _regex(frozenset(kinds)).finditer(low)]
-    for p in patterns():
+    folded_any, cased_any = _any_shape()
+    shaped = bool(folded_any.search(low) or cased_any.search(text))  # most lines state nothing: one pass
+    for p in patterns() if shaped else ():
         if p.proto.kind not in kinds:
             continue
         for m in p.regex.finditer(low if p.folded else text):
