@@ -26,16 +26,7 @@ _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _TOP_BULLET = re.compile(r"^[-*+]\s+(.+)$")
 
 # The words of evidence remarks are in one table, ``data/markers.toml`` (see e1prep.markers); the
-# graded reading of an item is e1prep.evidence. These tuples are views of the table for callers that
-# want the words of one kind.
-ACCESS_MARKERS = tuple(m.text for m in markers.of_kind("limitation") if m.access)
-TRUNCATED_MARKERS = tuple(m.text for m in markers.of_kind("limitation", "partial") if not m.access)
-SUMMARY_MARKERS = markers.texts("summary")
-SNIPPET_MARKERS = markers.texts("snippet")
-VENDOR_MARKERS = markers.texts("vendor")
-DO_NOT_QUOTE_MARKERS = markers.texts("noquote")
-VERIFIED_MARKERS = markers.texts("full")
-UNVERIFIED_MARKERS = markers.texts("unverified")
+# graded reading of an item is e1prep.evidence.
 
 
 @dataclass
