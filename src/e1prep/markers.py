@@ -1,10 +1,11 @@
 """The evidence-marker table (``data/markers.toml``) and the plain rule the verifier applies with it.
 
-The table is the only place where the words of an evidence remark are listed. Two readers use it:
-the graded reader in :mod:`e1prep.evidence` (the rules backend's level of an item), and the
-deliberately simple :func:`plain_quotable` here (the verifier's own rule), which knows nothing of
-legends, scopes or clauses: an item's numbers are quotable only when the item states an unhedged
-full read and no limitation, hedge or relayed check anywhere.
+The table is the only place where the words of an evidence remark are listed: literal phrases
+(``[[marker]]`` rows) and shapes of words (``[[pattern]]`` rows). Two readers use it: the graded
+reader in :mod:`e1prep.evidence` (the rules backend's level of an item), and the deliberately simple
+:func:`plain_quotable` here (the verifier's own rule), which knows no scopes or clauses: an item's
+numbers are quotable only when the item states an unhedged full read and no limitation, hedge or
+relayed check anywhere (a legend symbol counts as exactly the words the note's legend gives it).
 """
 
 from __future__ import annotations
@@ -55,13 +56,6 @@ class Marker:
     weak: bool = False
     #: a clause that qualifies a full read before it on its line (``读过，但图表没加载出来``); alone it says nothing
     qualifies: bool = False
-
-    @property
-    def pattern(self) -> str:
-        esc = re.escape(self.text.lower())
-        if re.fullmatch(r"[a-z0-9][a-z0-9 '\-]*[a-z0-9]|[a-z0-9]", self.text.lower()):
-            return rf"(?<![a-z0-9]){esc}(?![a-z0-9])"
-        return esc
 
 
 @cache
