@@ -1,7 +1,8 @@
 """Who an item is and whether the living document already holds it: decided once, read by all.
 
-The rules backend, the detectors and the model prompt's facts all ask this module, so a key and a
-known / new decision are never made twice in two ways. The subject comes from
+The rules backend and the detectors ask this module, so a key and a known / new decision are never
+made twice in two ways (the model prompt's facts still name items through ``notes.item_names``:
+changing them re-records every cassette). The subject comes from
 :mod:`e1prep.subjects`; "known" is searched in the living document by name, and by strong identity
 (the same URL, the repository root, the item's own arXiv id).
 """
@@ -54,12 +55,6 @@ def short_title(item: NoteItem) -> str:
     parts = [p.strip() for p in re.split(r"[（(：:]", title) if p.strip()]
     parts = [p for p in parts if not p.startswith("@")] or parts
     return parts[0] if parts else item.title
-
-
-def subject(item: NoteItem) -> str:
-    """The item's best-scored subject without the document (its short title when it has none)."""
-    ranked = subjects.candidates(item.title, item.text, item.urls)
-    return ranked[0].name if ranked else (re.split(r"[（(：:]", item.title)[0].strip() or item.title)
 
 
 def identify(item: NoteItem, doc: KnowledgeDoc) -> Identity:
