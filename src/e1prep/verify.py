@@ -88,6 +88,7 @@ class MaterialFacts:
     #: each item of a note with the level the plain rule gives it
     item_levels: list[tuple[NoteItem, EvidenceLevel]] = field(default_factory=list)
     _folded: str | None = None
+    _unmarked: str | None = None
     _levels_of: dict[str, EvidenceLevel | None] = field(default_factory=dict)
     _by_url: dict[str, list[tuple[NoteItem, EvidenceLevel]]] | None = None
     _joined: dict[str, tuple[str, list[int]]] = field(default_factory=dict)
@@ -102,8 +103,10 @@ class MaterialFacts:
 
     @property
     def unmarked(self) -> str:
-        """The folded text without Markdown emphasis marks (a title written ``**a** `b` c``)."""
-        return self.folded.replace("`", "").replace("*", "")
+        """The folded text without Markdown emphasis marks (a title written ``**a** `b` c``), made once."""
+        if self._unmarked is None:
+            self._unmarked = self.folded.replace("`", "").replace("*", "")
+        return self._unmarked
 
     def items_with_url(self, url: str | None) -> list[tuple[NoteItem, EvidenceLevel]]:
         """The items (with their plain-rule level) that carry ``url``."""
