@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from . import subjects
 from .knowledge import KnowledgeDoc
 from .models import DocHits, EvidenceLevel
-from .notes import NoteItem, github_repo, said_known
+from .naming import github_repo
+from .notes import NoteItem, said_known
 
 #: candidates within this score of the best one are comparable subjects
 SUBJECT_MARGIN = 2.5

@@ -1,4 +1,5 @@
-"""How two names are compared: without case, spaces, punctuation or an ``arXiv:`` prefix."""
+"""Names: how two are compared (without case, spaces, punctuation or an ``arXiv:`` prefix), and the
+repository, issue or pull request a GitHub URL names (parsed here only)."""
 
 from __future__ import annotations
 
@@ -9,3 +10,20 @@ def norm_name(name: str) -> str:
     """``DeepSeek DeepInfer`` and ``deepseek-deepinfer`` compare equal; ``arXiv:2610.30418`` equals ``2610.30418``."""
     name = re.sub(r"^arxiv[:：]\s*", "", name.strip(), flags=re.I)
     return re.sub(r"[\s\-_/.·:：,，()（）\[\]「」'\"`*]+", "", name.lower())
+
+
+#: a GitHub URL: owner, repository, and the issue or pull-request number when it names one
+_GITHUB = re.compile(r"https?://(?:www\.)?github\.com/([\w.\-]+)/([\w.\-]+)(?:/(?:issues|pull)/(\d+))?")
+_GITHUB_ROOT = re.compile(r"https?://(?:www\.)?github\.com/([\w.\-]+)/([\w.\-]+?)(?:\.git)?/?")
+
+
+def github_repo(url: str, *, root_only: bool = False) -> tuple[str, str] | None:
+    """(owner, name) of a GitHub URL; with ``root_only``, only for the repository's own page."""
+    m = _GITHUB_ROOT.fullmatch(url) if root_only else _GITHUB.match(url)
+    return (m.group(1), m.group(2)) if m else None
+
+
+def github_ref(url: str) -> tuple[str, str, str | None] | None:
+    """(owner, repository without ``.git``, issue or pull-request number or None) of a GitHub URL."""
+    m = _GITHUB.match(url)
+    return (m.group(1), m.group(2).removesuffix(".git"), m.group(3)) if m else None

@@ -11,6 +11,7 @@ from .knowledge import arxiv_ids
 from .lexicon import lexicon
 from .loading import Material
 from .models import EvidenceLevel
+from .naming import github_repo
 
 URL_RE = re.compile(r"https?://[^\s<>()\[\]（）【】\"'`，。；、|]+")
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
@@ -439,16 +440,6 @@ def note_items(material: Material) -> list[NoteItem]:
     if material.items_cache is None:
         material.items_cache = split_note(material.path, material.body, material.body_line)
     return material.items_cache
-
-
-_GITHUB = re.compile(r"https?://(?:www\.)?github\.com/([\w.\-]+)/([\w.\-]+)")
-_GITHUB_ROOT = re.compile(r"https?://(?:www\.)?github\.com/([\w.\-]+)/([\w.\-]+?)(?:\.git)?/?")
-
-
-def github_repo(url: str, *, root_only: bool = False) -> tuple[str, str] | None:
-    """(owner, name) of a GitHub URL; with ``root_only``, only for the repository's own page."""
-    m = _GITHUB_ROOT.fullmatch(url) if root_only else _GITHUB.match(url)
-    return (m.group(1), m.group(2)) if m else None
 
 
 def make_item(

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from urllib.parse import urlparse
 
 from .lexicon import lexicon
+from .naming import github_ref
 
 _CJK = "\u3400-\u9fff"
 #: a name: Latin words joined by ``-_./+``, a CJK tail after a hyphen (``vLLM-昆仑芯``), an issue number
@@ -119,7 +120,7 @@ class _Board:
                 self.add(span, 2.0, "span")
 
     def urls(self, urls: tuple[str, ...] | list[str]) -> None:
-        for owner, repo, number in _repos(urls):
+        for owner, repo, number in filter(None, map(github_ref, urls)):
             if number:  # an issue or pull request is its own subject: ``vllm#61007``
                 self.add(f"{repo}#{number}", 4.0, "issue")
             self.add(f"{owner}/{repo}", 1.0, "repo")
@@ -141,16 +142,6 @@ def candidates(title: str, text: str = "", urls: tuple[str, ...] | list[str] = (
         if cjk and not _junk(cjk.group(1)):
             board.scored[cjk.group(1)] = Candidate(cjk.group(1), 0.0, "title-cjk")
     return sorted(board.scored.values(), key=lambda c: -c.score)
-
-
-def _repos(urls: tuple[str, ...] | list[str]) -> list[tuple[str, str, str | None]]:
-    """(owner, repository, issue or pull-request number) of each GitHub URL."""
-    out = []
-    for url in urls:
-        m = re.match(r"https?://(?:www\.)?github\.com/([\w.\-]+)/([\w.\-]+)(?:/(?:issues|pull)/(\d+))?", url)
-        if m:
-            out.append((m.group(1), m.group(2).removesuffix(".git"), m.group(3)))
-    return out
 
 
 def _url_words(urls: tuple[str, ...] | list[str]) -> set[str]:
