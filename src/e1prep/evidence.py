@@ -25,20 +25,24 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .lexicon import lexicon
 from .markers import LOWERING_KINDS, RANK, Hit, find, in_quotes, negated, strictest, strip_urls
 from .models import EvidenceLevel
 
-#: a remark line: its label says that the line is about the check
+
+def _alternation(words: tuple[str, ...]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+#: a remark line: its label (``writing.toml``: ``remark_labels``) says that the line is about the check
 REMARK_LINE = re.compile(
-    r"^\s*(?:[-*+]\s*)?(?:\*\*)?(?P<label>核查|部分核查|核查情况|验证|证据|证据等级|可信度|状态|"
-    r"Check(?:ed)?|Verification|Verified|Evidence|Status)(?:\*\*)?\s*[:：]",
-    re.I,
+    rf"^\s*(?:[-*+]\s*)?(?:\*\*)?(?P<label>{_alternation(lexicon().remark_labels)})(?:\*\*)?\s*[:：]", re.I
 )
 #: labels too general to be sure the line is about the check (``状态：已合并`` is an issue's state)
-_WEAK_LABELS = {"状态", "status", "可信度"}
+_WEAK_LABELS = lexicon().weak_remark_labels
 
 LEGEND_LINE = re.compile(
-    r"^\s*(?:[-*>]\s*)?(?:\*\*)?[^:：|\n]{0,12}?(?:标记说明|图例|符号说明|标注说明|标记|符号|等级|Legend|Key|Symbols)(?:\*\*)?"
+    rf"^\s*(?:[-*>]\s*)?(?:\*\*)?[^:：|\n]{{0,12}}?(?:{_alternation(lexicon().legend_labels)})(?:\*\*)?"
     r"\s*(?:（[^）\n]{0,60}）|\([^)\n]{0,60}\))?\s*[:：]\s*(?P<rest>.*)$",
     re.I,
 )
@@ -49,7 +53,7 @@ _SYMBOL_RUN = re.compile(rf"\[[^\]\n]{{0,2}}\]|[^{_PLAIN}]+")
 _CODE = re.compile(r"(?<![A-Za-z0-9])([A-Z]\d{0,2})(?=\s*[=:：＝]|\s+[^\sA-Za-z])")
 _SEPARATOR = re.compile(r"[/／|·・;；,，、]|\s")
 #: symbols that look like check marks: without a legend they are not understood
-_CHECK_SYMBOLS = re.compile(r"[✅✔✓☑✗✘❌❎◐◑◒◓◯○●◔◕⭕⚠🟢🟡🔴🟠]")
+_CHECK_SYMBOLS = re.compile(f"[{re.escape(lexicon().check_symbols)}]")
 
 
 @dataclass

@@ -21,6 +21,13 @@ class Lexicon:
     verdicts: dict[str, re.Pattern[str]]
     #: canonical card field → the names people use for it
     card_fields: dict[str, tuple[str, ...]]
+    #: labels of a check remark line, and the general ones among them (lower-cased)
+    remark_labels: tuple[str, ...]
+    weak_remark_labels: frozenset[str]
+    #: labels of a legend line
+    legend_labels: tuple[str, ...]
+    #: signs that look like check marks
+    check_symbols: str
 
     def column_meaning(self, header: str) -> str | None:
         """What a table header cell names (``Status`` → ``check``), or None."""
@@ -68,4 +75,8 @@ def lexicon() -> Lexicon:
         generic=frozenset(w.lower() for w in data["generic"]["words"]),
         verdicts={k: re.compile("|".join(v), re.I) for k, v in data["verdicts"].items()},
         card_fields={k: tuple(n.lower() for n in v) for k, v in data["card_fields"].items()},
+        remark_labels=(*data["remark_labels"]["strong"], *data["remark_labels"]["weak"]),
+        weak_remark_labels=frozenset(w.lower() for w in data["remark_labels"]["weak"]),
+        legend_labels=tuple(data["legend_labels"]["words"]),
+        check_symbols=data["check_symbols"]["chars"],
     )
