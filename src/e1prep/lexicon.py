@@ -16,7 +16,7 @@ from importlib import resources
 class Lexicon:
     columns: dict[str, tuple[str, ...]]
     labels: frozenset[str]
-    outlets: tuple[str, ...]
+    outlets: frozenset[str]  # lower-cased
     generic: frozenset[str]
     verdicts: dict[str, re.Pattern[str]]
     #: canonical card field → the names people use for it
@@ -46,11 +46,7 @@ class Lexicon:
         return m.group(0) if m else None
 
     def is_outlet(self, name: str) -> bool:
-        return name.strip().lower() in self.outlet_set
-
-    @property
-    def outlet_set(self) -> frozenset[str]:
-        return _lowered(self.outlets)
+        return name.strip().lower() in self.outlets
 
     def is_label(self, name: str) -> bool:
         return name.strip().strip(":：").lower() in self.labels
@@ -60,18 +56,13 @@ class Lexicon:
 
 
 @cache
-def _lowered(words: tuple[str, ...]) -> frozenset[str]:
-    return frozenset(w.lower() for w in words)
-
-
-@cache
 def lexicon() -> Lexicon:
     raw = resources.files("e1prep.data").joinpath("writing.toml").read_text(encoding="utf-8")
     data = tomllib.loads(raw)
     return Lexicon(
         columns={k: tuple(w.lower() for w in v) for k, v in data["columns"].items()},
         labels=frozenset(w.lower() for w in data["labels"]["words"]),
-        outlets=tuple(sorted(data["outlets"]["names"], key=len, reverse=True)),
+        outlets=frozenset(n.lower() for n in data["outlets"]["names"]),
         generic=frozenset(w.lower() for w in data["generic"]["words"]),
         verdicts={k: re.compile("|".join(v), re.I) for k, v in data["verdicts"].items()},
         card_fields={k: tuple(n.lower() for n in v) for k, v in data["card_fields"].items()},

@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from .errors import ManifestError
+from .lexicon import lexicon
 from .models import MaterialKind, MaterialStatus
 
 log = logging.getLogger(__name__)
@@ -500,7 +501,7 @@ def table_metadata(body: str, fields: tuple[str, ...]) -> dict[str, Any]:
         if m
     ]
     rows = [r for r in rows if not all(re.fullmatch(r":?-{2,}:?", c) for c in r if c)]
-    known = {f.lower() for f in fields} | {n for names in _field_names().values() for n in names}
+    known = {f.lower() for f in fields} | {n for names in lexicon().card_fields.values() for n in names}
 
     def field_of(cell: str) -> str | None:  # ``⭐ stars`` → ``stars``; ``last commit`` → ``last_commit``
         name = re.sub(r"\s+", "_", re.sub(r"[^\w\s]", " ", cell.lower()).strip())
@@ -517,16 +518,10 @@ def table_metadata(body: str, fields: tuple[str, ...]) -> dict[str, Any]:
     return out
 
 
-def _field_names() -> dict[str, tuple[str, ...]]:
-    from .lexicon import lexicon
-
-    return lexicon().card_fields
-
-
 def _canonical_fields(front: dict[str, Any]) -> dict[str, Any]:
     """Fields under their canonical names (``stars_delta`` → ``stars_weekly``), counts as integers."""
     out = dict(front)
-    for canonical, names in _field_names().items():
+    for canonical, names in lexicon().card_fields.items():
         if canonical in out:
             continue
         for name in names:
