@@ -52,19 +52,9 @@ INSTALL = "pip install -e '.[dev,record]' -c constraints/llm-recorded.txt"
 RECORD_SETTINGS = {"temperature": 0.0, "max_tokens": 512, "chunk_chars": 1200, "context_chars": 700, "max_reasks": 1}
 
 
-def pinned(path: Path = CONSTRAINTS) -> dict[str, str]:
-    """``name==version`` lines of the constraints file."""
-    pins = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        name, sep, version = line.split("#", 1)[0].strip().partition("==")
-        if sep:
-            pins[name.strip().lower()] = version.strip()
-    return pins
-
-
 def check_constraints() -> None:
     """Record only with the model stack the constraints file pins (what the tests and CI replay with)."""
-    pins = pinned()
+    pins = cassettes.read_pins(CONSTRAINTS)
     wrong = {lib: (pins.get(lib), have) for lib, have in cassettes.library_versions().items() if pins.get(lib) != have}
     if wrong:
         details = ", ".join(f"{lib} {have} installed, {want} pinned" for lib, (want, have) in wrong.items())

@@ -117,18 +117,9 @@ def test_cassettes_are_fresh_for_the_current_prompt_schema_and_libraries() -> No
     assert not stale, f"cassettes out of date, {RERECORD}: {stale}"
 
 
-def _pins(path: Path) -> dict[str, str]:
-    pins = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        name, sep, version = line.split("#", 1)[0].strip().partition("==")
-        if sep:
-            pins[name.strip().lower()] = version.strip()
-    return pins
-
-
 def test_the_constraints_file_pins_the_libraries_the_cassettes_were_recorded_with() -> None:
     """CI and the recording script install with constraints/llm-recorded.txt: it must name the recorded versions."""
-    pins = _pins(CONSTRAINTS)
+    pins = cassettes.read_pins(CONSTRAINTS)
     recorded = {(lib, version) for e in ENTRIES for lib, version in e["libraries"].items()}
     assert recorded, "MANIFEST.json lists no library versions"
     assert {(lib, pins.get(lib)) for lib, _ in recorded} == recorded, (

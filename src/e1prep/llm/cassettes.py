@@ -272,3 +272,13 @@ def replaying(case: str, directory: Path, prompt_id: str = "extract_material") -
     entry = manifest_entry(case, directory, prompt_id)
     with replay(directory / entry["file"]):
         yield replay_settings(entry)
+
+
+def read_pins(path: Path) -> dict[str, str]:
+    """``name==version`` lines of a pip constraints file (the model stack the cassettes were recorded with)."""
+    pins = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        name, sep, version = line.split("#", 1)[0].strip().partition("==")
+        if sep:
+            pins[name.strip().lower()] = version.strip()
+    return pins
