@@ -17,14 +17,14 @@ Run: python benchmarks/bench_hostile_sizes.py
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "evals" / "golden" / "2026-10-25-inference"
+from _kb import example_with_note, fill
+
 NOTE = "inbox/jay/2026-10-25T2000-hostile-discovery.md"
 LIMIT_SECONDS = 5.0
 PLAIN_ITEM = """## {n}. 批量条目 {n}：某推理框架更新 item-{n}
@@ -51,23 +51,11 @@ def bullets_note(count: int) -> str:
 
 
 def plain_note(size: int) -> str:
-    parts, total, n = ["# 大笔记\n\n"], 0, 1
-    while total < size:
-        chunk = PLAIN_ITEM.format(n=n, m=n % 997)
-        parts.append(chunk)
-        total += len(chunk.encode())
-        n += 1
-    return "".join(parts)
+    return fill("# 大笔记\n\n", lambda n: PLAIN_ITEM.format(n=n, m=n % 997), size)
 
 
 def make_kb(target: Path, note: str) -> Path:
-    shutil.copytree(EXAMPLE, target)
-    path = target / NOTE
-    path.write_text(note, encoding="utf-8")
-    manifest = json.loads((target / "manifest.json").read_text(encoding="utf-8"))
-    manifest["items"][0]["materials"].append(NOTE)
-    (target / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False), encoding="utf-8")
-    return target / "manifest.json"
+    return example_with_note(target, NOTE, note)
 
 
 def child(manifest: str) -> None:

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import json
 import resource
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "evals" / "golden" / "2026-10-25-inference"
+from _kb import EXAMPLE, example_with_note, fill
+
 ITEM = """## {n}. 批量条目 {n}：某推理框架更新 item-{n}
 
 - URL：https://example.org/post/{n}
@@ -25,19 +25,8 @@ ITEM = """## {n}. 批量条目 {n}：某推理框架更新 item-{n}
 
 
 def make_kb(target: Path, megabytes: float) -> Path:
-    shutil.copytree(EXAMPLE, target)
-    note = target / "inbox" / "jay" / "2026-10-25T2000-big-discovery.md"
-    parts, size, n = ["# 大笔记\n\n"], 0, 1
-    while size < megabytes * 1024 * 1024:
-        chunk = ITEM.format(n=n, m=n % 997)
-        parts.append(chunk)
-        size += len(chunk.encode())
-        n += 1
-    note.write_text("".join(parts), encoding="utf-8")
-    manifest = json.loads((target / "manifest.json").read_text(encoding="utf-8"))
-    manifest["items"][0]["materials"].append(str(note.relative_to(target)))
-    (target / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False), encoding="utf-8")
-    return target / "manifest.json"
+    text = fill("# 大笔记\n\n", lambda n: ITEM.format(n=n, m=n % 997), int(megabytes * 1024 * 1024))
+    return example_with_note(target, "inbox/jay/2026-10-25T2000-big-discovery.md", text)
 
 
 def child(manifest: str) -> None:

@@ -24,8 +24,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from _kb import EXAMPLE, example_with_note, fill
+
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLE = ROOT / "evals" / "golden" / "2026-10-25-inference"
 NOTE = "inbox/jay/2026-10-25T2000-big-discovery.md"
 BLOGS = EXAMPLE / "inbox" / "jay" / "2026-10-25T1335-blogs-discovery.md"
 OFFTOPIC = (
@@ -42,13 +43,7 @@ def _cpu() -> float:
 def make_note(kind: str, megabytes: float) -> str:
     target = int(megabytes * 1024 * 1024)
     if kind == "offtopic":
-        parts, size, n = ["# RSS 归档（与推理无关的订阅源全文导出）\n\n"], 0, 1
-        while size < target:
-            chunk = OFFTOPIC.format(n=n, m=n % 97)
-            parts.append(chunk)
-            size += len(chunk.encode())
-            n += 1
-        return "".join(parts)
+        return fill("# RSS 归档（与推理无关的订阅源全文导出）\n\n", lambda n: OFFTOPIC.format(n=n, m=n % 97), target)
     body = BLOGS.read_text(encoding="utf-8")
     parts, size = [], 0
     while size < target:
@@ -58,12 +53,7 @@ def make_note(kind: str, megabytes: float) -> str:
 
 
 def make_kb(target: Path, kind: str, megabytes: float) -> Path:
-    shutil.copytree(EXAMPLE, target)
-    (target / NOTE).write_text(make_note(kind, megabytes), encoding="utf-8")
-    manifest = json.loads((target / "manifest.json").read_text(encoding="utf-8"))
-    manifest["items"][0]["materials"].append(NOTE)
-    (target / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False), encoding="utf-8")
-    return target / "manifest.json"
+    return example_with_note(target, NOTE, make_note(kind, megabytes))
 
 
 _REF = [
