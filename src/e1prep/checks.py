@@ -240,12 +240,6 @@ def _items(kb: KB) -> Iterable[tuple[Material, NoteItem]]:
                 yield m, item
 
 
-def _item_key(item: NoteItem, doc: KnowledgeDoc) -> str:
-    """How a registration names its item: the title's head without outlet labels or handles, as a
-    reader names a lead (``DeepInfer 源码级拆解``); it holds the rules' key where the item has one."""
-    return short_title(item)
-
-
 def _where_item(material: Material, item: NoteItem) -> SourceRef:
     return SourceRef(path=material.path, url=item.url, line_start=item.line_start, line_end=item.line_end)
 
@@ -258,7 +252,7 @@ def stale(kb: KB, doc: KnowledgeDoc) -> Findings:
             continue
         out.append(
             Contradiction(
-                key=_item_key(item, doc),
+                key=short_title(item),  # a registration names its item as a reader names a lead
                 kind=ContradictionKind.stale,
                 sources=[material.path],
                 evidence=item.evidence,
@@ -282,7 +276,7 @@ def not_quotable(kb: KB, doc: KnowledgeDoc) -> Findings:
         numbers_text = "、".join(dict.fromkeys(c.text for c in cites))
         out.append(
             Contradiction(
-                key=_item_key(item, doc),
+                key=short_title(item),  # a registration names its item as a reader names a lead
                 kind=ContradictionKind.not_quotable,
                 sources=[material.path],
                 evidence=cites[0].evidence if cites else item.evidence,
@@ -326,7 +320,7 @@ def access_blocked(kb: KB, doc: KnowledgeDoc) -> Findings:
             continue
         out.append(
             Contradiction(
-                key=_item_key(item, doc),
+                key=short_title(item),  # a registration names its item as a reader names a lead
                 kind=ContradictionKind.access_blocked,
                 sources=[material.path],
                 evidence=item.evidence,
