@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import InputError
 from .golden import ExpectedContradiction, ExpectedObject, GoldenCase, load_golden
@@ -21,6 +21,9 @@ from .naming import norm_name
 from .numbers import normalize, occurs_in
 from .pipeline import draft_brief
 from .producers import Producer
+
+if TYPE_CHECKING:
+    from .invariance import InvarianceResult
 
 LISTS = ("increments", "refreshes", "contradictions", "anchors")
 
@@ -303,7 +306,7 @@ def table(results: list[CaseResult], figures: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _layout_invariance(golden_dir: Path, work: str | None) -> Any:
+def _layout_invariance(golden_dir: Path, work: str | None) -> InvarianceResult:
     """Draft every golden case re-rendered in other layouts (e1prep.invariance) and compare."""
     import tempfile
 
