@@ -18,6 +18,7 @@ from functools import cache, lru_cache
 from importlib import resources
 
 from .models import EvidenceLevel
+from .regexgate import Gates
 
 #: kinds of markers, as the table names them
 POSITIVE_KINDS = frozenset({"full", "partial"})
@@ -163,11 +164,9 @@ def patterns() -> tuple[Pattern, ...]:
 
 
 @cache
-def _any_shape() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """Every shape of the table in one alternation (folded rows, case-sensitive rows): a cheap first test."""
-    folded = "|".join(f"(?:{p.regex.pattern})" for p in patterns() if p.folded) or "(?!)"
-    cased = "|".join(f"(?:{p.regex.pattern})" for p in patterns() if not p.folded) or "(?!)"
-    return re.compile(folded, re.I), re.compile(cased)
+def _gates() -> Gates:
+    """The shape rows' gates: one literal scan tells which rows can match a text at all."""
+    return Gates([p.regex for p in patterns()])
 
 
 def find(text: str, kinds: frozenset[str] = ALL_KINDS) -> list[Hit]:
@@ -184,9 +183,9 @@ def _find(text: str, kinds: frozenset[str]) -> tuple[Hit, ...]:
     low = text.lower()
     table = _by_text()
     found = [Hit(m.start(), m.end(), table[m.group(0)]) for m in _regex(frozenset(kinds)).finditer(low)]
-    folded_any, cased_any = _any_shape()
-    shaped = bool(folded_any.search(low) or cased_any.search(text))  # most lines state nothing: one pass
-    for p in patterns() if shaped else ():
+    rows = patterns()
+    for n in sorted(_gates().open(text)):  # most lines hold no row's required words: one literal scan
+        p = rows[n]
         if p.proto.kind not in kinds:
             continue
         for m in p.regex.finditer(low if p.folded else text):

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Literal
+
+from .regexgate import Gates
 
 Kind = Literal["quantity", "identifier"]
 
@@ -243,6 +245,11 @@ def _quantity_type(m: re.Match[str]) -> tuple[str, str | None]:
 _HAS_DIGIT = re.compile(r"[\d①-⑳⑴-⒇❶-❿]")
 
 
+@cache
+def _gates() -> Gates:
+    return Gates([rx for _, _, rx in _PATTERNS])
+
+
 def _next_match(rx: re.Pattern[str], typ: str, text: str, pos: int) -> re.Match[str] | None:
     """The pattern's first usable match at or after ``pos`` (non-empty, and holding a digit)."""
     start = pos
@@ -285,7 +292,7 @@ def _scan(text: str) -> tuple[NumberToken, ...]:
     tokens: list[NumberToken] = []
     pos = 0
     nxt: list[re.Match[str] | None] = [None] * len(_PATTERNS)
-    live = set(range(len(_PATTERNS)))
+    live = set(_gates().open(text))  # a pattern whose required words are absent cannot match anywhere
     while pos < len(text) and live:
         best: re.Match[str] | None = None
         best_i = -1

@@ -1,0 +1,108 @@
+"""Gates only skip work: a pattern that can match a text is always among those its gates open.
+
+The literals are derived from each regex's parse, so the property is checked on the real tables
+(the evidence shapes of ``markers.toml`` and the number patterns), on every line of the golden and
+held-out notes, and on generated text mixing the tables' own words with noise and case traps.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from e1prep import markers, numbers
+from e1prep.regexgate import Gates, required_literals
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "flags", "expected"),
+    [
+        (r"abc|de", 0, {"abc", "de"}),
+        (r"x?yz", 0, {"yz"}),
+        (r"\bread\b[^.]{0,9}\bfull\b", 0, {"read"}),
+        (r"(?:只|仅)(?:读|看)", 0, {"只", "仅"}),
+        (r"(?=abc)d", 0, {"d"}),  # a lookahead is not part of the match
+        (r"a*", 0, None),  # may match nothing
+        (r"[a-z]+\d", 0, None),  # classes name no literal
+        (r"(?i:abc)", 0, None),  # a group that changes case folding gets no literal
+        (r"(?:ab|[a-z])c", 0, {"c"}),  # one alternative without a literal: the sequence's other part
+    ],
+)
+def test_required_literals(pattern: str, flags: int, expected: set[str] | None) -> None:
+    found = required_literals(pattern, flags)
+    assert (set(found) if found is not None else None) == expected
+
+
+def _tables() -> list[re.Pattern[str]]:
+    return [p.regex for p in markers.patterns()] + [rx for _, _, rx in numbers._PATTERNS]
+
+
+def _lines() -> list[str]:
+    out: list[str] = []
+    for folder in ("evals/golden", "evals/heldout", "tests/data"):
+        for path in sorted((ROOT / folder).rglob("*.md")):
+            out += path.read_text(encoding="utf-8").split("\n")
+    return out
+
+
+def test_every_table_row_has_a_gate() -> None:
+    """A row without literals always runs (sound, but slow): keep the tables gateable."""
+    gates = Gates([p.regex for p in markers.patterns()])
+    assert gates.always == frozenset()
+
+
+def test_gates_never_close_a_pattern_that_matches_a_real_line() -> None:
+    patterns = _tables()
+    gates = Gates(patterns)
+    lines = _lines()
+    assert len(lines) > 500
+    for line in lines:
+        for target in (line, line.lower()):
+            opened = gates.open(target)
+            for n, rx in enumerate(patterns):
+                if rx.search(target):
+                    assert n in opened, (rx.pattern[:60], target[:80])
+
+
+_WORDS = sorted({w for rx in _tables() for w in (required_literals(rx.pattern, rx.flags) or ())})
+_NOISE = ["ſ", "ı", "İ", "\u212a", " ", "\n", "，", "1", "2026", "v0.3.1", "https://x.org/a/12", "SAYS", "Read"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_WORDS + _NOISE) | st.text(max_size=4), max_size=12))
+def test_gates_never_close_a_pattern_that_matches_generated_text(parts: list[str]) -> None:
+    text = "".join(parts)
+    patterns = _tables()
+    gates = Gates(patterns)
+    opened = gates.open(text)
+    for n, rx in enumerate(patterns):
+        if rx.search(text):
+            assert n in opened, (rx.pattern[:60], text)
+
+
+def test_a_case_folding_trap_opens_the_folded_patterns() -> None:
+    """``re.I`` equates ``ſ`` with ``s``, ``str.lower`` does not: such a text opens every folded pattern."""
+    rx = re.compile(r"\bsays\b", re.I)
+    assert rx.search("tom ſays so")
+    assert Gates([rx]).open("tom ſays so") == {0}
+    assert Gates([rx]).open("tom writes so") == frozenset()
+
+
+def test_find_with_gates_equals_find_running_every_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = _lines()
+    gated = [markers._find.__wrapped__(line, markers.ALL_KINDS) for line in lines]
+
+    class Open:
+        def open(self, text: str) -> frozenset[int]:
+            return frozenset(range(len(markers.patterns())))
+
+    monkeypatch.setattr(markers, "_gates", Open)
+    every = [markers._find.__wrapped__(line, markers.ALL_KINDS) for line in lines]
+    assert gated == every
+    assert sum(1 for hits in gated if hits) > 100  # the lines do state things
