@@ -294,18 +294,22 @@ def not_quotable(kb: KB, doc: KnowledgeDoc) -> Findings:
     return Findings(out, [])
 
 
+_ROW_NUMBER = re.compile(r"^\s*\|\s*\d{1,3}\s*\|")  # a table's running number is not a finding
+_URL_LINE = re.compile(r"^\s*(?:URL|链接)")
+
+
 def _unquotable_numbers(material: Material, item: NoteItem) -> list[NumberCitation]:
     cites: list[NumberCitation] = []
     for offset, block in blocks(item.text):
+        found = quantities(_ROW_NUMBER.sub("|", block) if "|" in block else block)
+        if not found:  # most lines of a large note hold no quantity: their level is not needed
+            continue
         level = line_evidence(block) or item.evidence
-        if level.quotable:
-            continue
         quote = block.strip()
-        if re.match(r"^\s*(?:URL|链接)", quote):
+        if level.quotable or _URL_LINE.match(quote):
             continue
-        scanned = re.sub(r"^\s*\|\s*\d{1,3}\s*\|", "|", block)
         line = item.line_start + offset
-        cites += [_cite(q.text, level, material.path, quote, line) for q in quantities(scanned)]
+        cites += [_cite(q.text, level, material.path, quote, line) for q in found]
     return cites
 
 

@@ -83,16 +83,20 @@ def line_evidence(line: str) -> EvidenceLevel | None:
     return markers.line_level(line)
 
 
+_BLOCK_START = re.compile(r"([-*+]|\d{1,3}[.)、]|\|)\s")
+_BULLET = re.compile(r"[-*+]\s")
+
+
 def blocks(text: str) -> list[tuple[int, str]]:
     """Bullet blocks of an item: a bullet line with its continuation lines, as (line offset, text)."""
     out: list[tuple[int, str]] = []
     for n, line in enumerate(text.split("\n")):
         stripped = line.lstrip()
         indent = len(line) - len(stripped)
-        starts_block = bool(re.match(r"([-*+]|\d{1,3}[.)、]|\|)\s", stripped)) or not out
+        starts_block = bool(_BLOCK_START.match(stripped)) or not out
         if starts_block or (not stripped):
             out.append((n, line))
-        elif out and indent >= 1 and not re.match(r"[-*+]\s", stripped):
+        elif out and indent >= 1 and not _BULLET.match(stripped):
             out[-1] = (out[-1][0], out[-1][1] + "\n" + line)
         else:
             out.append((n, line))

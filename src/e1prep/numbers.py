@@ -42,6 +42,11 @@ class NumberToken:
         return number_cores(self.text)
 
 
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+_SPACES = re.compile(r"\s+")
+_NUMERAL = re.compile(r"\d+(?:\.\d+)?")
+
+
 @lru_cache(maxsize=1 << 16)
 def normalize(text: str) -> str:
     """Full-width digits to ASCII, dashes unified, thousands separators and spaces removed.
@@ -49,14 +54,15 @@ def normalize(text: str) -> str:
     Cached: the verifier normalises the same quoted line once per number cited from it."""
     if not text.isascii():
         text = text.translate(_FULLWIDTH).translate(_DASHES)
-    text = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", text)
-    return re.sub(r"\s+", "", text)
+    if "," in text:
+        text = _THOUSANDS.sub("", text)
+    return _SPACES.sub("", text)
 
 
 @lru_cache(maxsize=1 << 16)
 def number_cores(text: str) -> tuple[str, ...]:
     norm = normalize(text)
-    return tuple(m.group(0).lstrip("0") or "0" for m in re.finditer(r"\d+(?:\.\d+)?", norm))
+    return tuple(m.group(0).lstrip("0") or "0" for m in _NUMERAL.finditer(norm))
 
 
 @lru_cache(maxsize=4096)
@@ -219,6 +225,9 @@ _MEASURE_UNITS = re.compile(
 )
 
 
+_MAG_END = re.compile(_MAG + "$")
+
+
 def _quantity_type(m: re.Match[str]) -> tuple[str, str | None]:
     unit = (m.group("unit") or "").strip() or None
     if m.group("cur") or m.group("curw"):
@@ -231,7 +240,7 @@ def _quantity_type(m: re.Match[str]) -> tuple[str, str | None]:
         return "multiplier", unit
     if m.group("pct"):
         return "percent", "%"
-    if m.group("mag1") or re.search(_MAG + "$", m.group("num")):
+    if m.group("mag1") or _MAG_END.search(m.group("num")):
         return "magnitude", unit
     if unit and unit.lower() in ("k",):
         return "magnitude", unit
@@ -263,13 +272,16 @@ def _next_match(rx: re.Pattern[str], typ: str, text: str, pos: int) -> re.Match[
     return None
 
 
+_ISSUE_PATH = re.compile(r"\b(?:issues|pull|pulls|discussions)/\d+")
+
+
 def _tokens_of(kind: str, typ: str, m: re.Match[str], text: str) -> list[NumberToken]:
     start, end = m.start(), m.end()
     if typ == "number":
         qtype, unit = _quantity_type(m)
         return [NumberToken(text[start:end].strip(), start, end, "quantity", qtype, unit)]
     if typ == "url":
-        issues = re.finditer(r"\b(?:issues|pull|pulls|discussions)/\d+", m.group(0))
+        issues = _ISSUE_PATH.finditer(m.group(0))
         return [NumberToken(x.group(0), start + x.start(), start + x.end(), "identifier", "issue") for x in issues]
     return [NumberToken(text[start:end].strip(), start, end, "identifier", typ)]
 

@@ -83,14 +83,19 @@ class MaterialFacts:
     normalized: str
     lines: list[str] = field(default_factory=list)
     line_set: set[str] = field(default_factory=set)
-    levels: list[EvidenceLevel | None] = field(default_factory=list)
     core_lines: dict[str, list[int]] = field(default_factory=dict)
-    #: each item of a note with the level the plain rule gives it
-    item_levels: list[tuple[NoteItem, EvidenceLevel]] = field(default_factory=list)
+    #: the items of a note; the plain rule's level of each is worked out when first asked for
+    items: list[NoteItem] = field(default_factory=list)
+    #: per line: (the item it belongs to, its bullet block), for a line's level when it is asked for
+    line_blocks: list[tuple[int, str] | None] = field(default_factory=list)
+    #: a card's or the living document's lines all have one level
+    uniform: EvidenceLevel | None = None
+    _item_levels: dict[int, EvidenceLevel] = field(default_factory=dict)
+    _line_levels: dict[int, EvidenceLevel | None] = field(default_factory=dict)
     _folded: str | None = None
     _unmarked: str | None = None
     _levels_of: dict[str, EvidenceLevel | None] = field(default_factory=dict)
-    _by_url: dict[str, list[tuple[NoteItem, EvidenceLevel]]] | None = None
+    _by_url: dict[str, list[int]] | None = None
     _joined: dict[str, tuple[str, list[int]]] = field(default_factory=dict)
     _contains: dict[str, bool] = field(default_factory=dict)
 
@@ -114,17 +119,34 @@ class MaterialFacts:
             return []
         if self._by_url is None:
             self._by_url = {}
-            for pair in self.item_levels:
-                for u in dict.fromkeys(pair[0].urls):
-                    self._by_url.setdefault(u, []).append(pair)
-        return self._by_url.get(url, [])
+            for n, item in enumerate(self.items):
+                for u in dict.fromkeys(item.urls):
+                    self._by_url.setdefault(u, []).append(n)
+        return [self.item_level(n) for n in self._by_url.get(url, [])]
+
+    def item_level(self, n: int) -> tuple[NoteItem, EvidenceLevel]:
+        """Item ``n`` with the level the verifier's plain rule gives it (worked out once, when asked)."""
+        level = self._item_levels.get(n)
+        if level is None:
+            item = self.items[n]
+            level = self._item_levels[n] = plain_level(item.text, item.legend)
+        return self.items[n], level
+
+    def line_level(self, n: int) -> EvidenceLevel | None:
+        """The level of 0-based line ``n``: its own words' level, else its item's (None: in no item)."""
+        if self.uniform is not None:
+            return self.uniform
+        if n not in self._line_levels:
+            where = self.line_blocks[n] if 0 <= n < len(self.line_blocks) else None
+            self._line_levels[n] = None if where is None else (line_level(where[1]) or self.item_level(where[0])[1])
+        return self._line_levels[n]
 
     def items_naming(self, key: str, where: str) -> list[tuple[NoteItem, EvidenceLevel]]:
         """The items whose ``where`` (``title`` or ``text``), case-folded, holds ``key`` (case-folded)."""
         if not key:
             return []
         if where not in self._joined:
-            pieces = [getattr(item, where).casefold() for item, _ in self.item_levels]
+            pieces = [getattr(item, where).casefold() for item in self.items]
             starts, at = [], 0
             for piece in pieces:
                 starts.append(at)
@@ -138,7 +160,7 @@ class MaterialFacts:
             if "\x00" not in joined[at : at + len(key)]:  # within one item
                 found[n] = None
             at = joined.find(key, at + 1)
-        return [self.item_levels[n] for n in found]
+        return [self.item_level(n) for n in found]
 
     def names(self, name: str, near: tuple[int, int] | None = None) -> bool:
         """Does ``name`` occur in the material or its file name (case and spacing aside)?
@@ -159,23 +181,22 @@ class MaterialFacts:
     def build(cls, material: Material) -> MaterialFacts:
         facts = cls(material, normalize(material.text))
         lines = material.text.split("\n")
-        levels: list[EvidenceLevel | None] = [None] * len(lines)
         if material.kind in (MaterialKind.inbox_note, MaterialKind.other):
             # the verifier's own plain rule, from the marker table: whatever level the reader (or
             # a producer) gave the item, a line is quotable only if its item states an unhedged full
-            # read and no limitation, hedge or relayed check anywhere (markers.plain_quotable)
-            for item in note_items(material):
-                item_level = plain_level(item.text, item.legend)
-                facts.item_levels.append((item, item_level))
+            # read and no limitation, hedge or relayed check anywhere (markers.plain_quotable); each
+            # level is worked out when a citation asks for it, not for every line of a large note
+            where: list[tuple[int, str] | None] = [None] * len(lines)
+            for n, item in enumerate(note_items(material)):
+                facts.items.append(item)
                 for offset, block in blocks(item.text):
-                    level = line_level(block) or item_level
                     first = item.line_start + offset
                     for k in range(block.count("\n") + 1):
-                        if 0 < first + k <= len(levels):
-                            levels[first + k - 1] = level
+                        if 0 < first + k <= len(where):
+                            where[first + k - 1] = (n, block)
+            facts.line_blocks = where
         elif material.kind in (MaterialKind.repo_card, MaterialKind.paper_card, MaterialKind.knowledge):
-            levels = [EvidenceLevel.card] * len(lines)
-        facts.levels = levels
+            facts.uniform = EvidenceLevel.card
         facts.lines = [normalize(line) for line in lines]
         facts.line_set = set(facts.lines)
         for n, norm in enumerate(facts.lines):
@@ -215,7 +236,7 @@ class MaterialFacts:
         """The level of the cited line when ``number`` stands on it, else the strictest level among the
         lines where it stands (None: found nowhere)."""
         if line is not None and 0 < line <= len(self.lines) and occurs_in(number, self.lines[line - 1]):
-            return self.levels[line - 1] or self.level_of(number)
+            return self.line_level(line - 1) or self.level_of(number)
         if number not in self._levels_of:
             self._levels_of[number] = self._level_of(number)
         return self._levels_of[number]
@@ -227,7 +248,7 @@ class MaterialFacts:
         # a non-quotable line decides at once (in doubt, down); a quotable one only if no other holds it
         first: EvidenceLevel | None = None
         for n in candidates:
-            lvl = self.levels[n]
+            lvl = self.line_level(n)
             if lvl is None or (first is not None and lvl.quotable):
                 continue
             if occurs_in(number, self.lines[n]):
@@ -480,7 +501,7 @@ class Verifier:
         """An object's own level, re-derived from its source items by the plain rule, whoever made it."""
         if not obj.evidence.quotable:
             return []
-        notes = [f for s in obj.sources if (f := self.facts.get(s)) is not None and f.item_levels]
+        notes = [f for s in obj.sources if (f := self.facts.get(s)) is not None and f.items]
         if not notes:
             return []
         url = getattr(obj, "url", None)
