@@ -15,6 +15,7 @@ ARXIV_RE = re.compile(
     rf"({ARXIV_ID})(?:v\d+)?(?![\w.]*\d)",
     re.I,
 )
+_ARXIV_DIGITS = re.compile(r"\d{4}\.\d")
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _SECTION_NUM = re.compile(r"^(?:§\s*|Section\s+|第)?(\d+(?:\.\d+)*)(?:[.、)]|\s|节|$)", re.I)
 _VERSION = re.compile(r"(?:更新标记|版本|version)\s*[:：]\s*(\S+)", re.I)
@@ -23,6 +24,8 @@ _VERSION_INLINE = re.compile(r"\bv(?:Oct|Nov|Dec|Sep|Jan|Feb|Mar|Apr|May|Jun|Jul
 
 def arxiv_ids(text: str) -> list[str]:
     """Every well-formed arXiv id in ``text``, in order of first appearance."""
+    if not _ARXIV_DIGITS.search(text):  # every id holds four digits, a dot and a digit: most text has none
+        return []
     seen: dict[str, None] = {}
     for m in ARXIV_RE.finditer(text):
         seen.setdefault(m.group(1), None)
@@ -127,7 +130,7 @@ class KnowledgeDoc:
         found = self._searched.get(term)
         if found is None:
             found = self._searched[term] = self._search(term)
-        return found.model_copy(deep=True)
+        return found.model_copy(update={"sections": list(found.sections)})  # its only mutable part
 
     def _search(self, term: str) -> DocHits:
         hits = 0

@@ -215,18 +215,19 @@ def _table_spans(lines: list[str]) -> tuple[list[_Span], list[list[str]]]:
     spans: list[_Span] = []
     rows: list[list[str]] = []
     header: list[str] | None = None
+    meanings: list[str | None] = []  # what each header cell names, read once per table
     for i, line in enumerate(lines):
         m = _TABLE_ROW.match(line)
         if not m:
-            header = None
+            header, meanings = None, []
             continue
         if _TABLE_SEP.match(line):
             continue
         cells = _cells(line)
         if header is None and i + 1 < len(lines) and _TABLE_SEP.match(lines[i + 1]):
             header = cells
+            meanings = [lexicon().column_meaning(h) for h in header]
             continue
-        meanings = [lexicon().column_meaning(h) for h in header or []]
         title_col = meanings.index("title") if "title" in meanings else _title_column(header or [], cells)
         check_col = meanings.index("check") if "check" in meanings else None
         title = cells[title_col] if title_col < len(cells) else cells[0]

@@ -41,7 +41,7 @@ from .notes import (
 )
 from .numbers import parse_value, quantities
 from .producers import Production
-from .textindex import terms
+from .textindex import term_set, terms
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +70,8 @@ class SectionIndex:
     vocabulary: frozenset[str]
     #: product-like names the document uses (``vLLM``, ``SGLang``, ``GB10``, ``llm-d``), lowercased
     entities: frozenset[str] = frozenset()
+    #: term -> the sections holding it, built on first use
+    _postings: dict[str, list[int]] | None = None
 
     @classmethod
     def build(cls, doc: KnowledgeDoc) -> SectionIndex:
@@ -94,19 +96,28 @@ class SectionIndex:
         return None
 
     def suggest(self, text: str) -> str | None:
-        bag = terms(text)
+        """The section whose terms weigh most in ``text`` (the first one on a tie; None: no shared term)."""
+        if self._postings is None:
+            self._postings = {}
+            for n, (_, sec) in enumerate(self.sections):
+                for t in sec:
+                    self._postings.setdefault(t, []).append(n)
+        scores = [0.0] * len(self.sections)
+        for t in term_set(text):  # only the sections that hold a term are touched (an inverted index)
+            weight = self.idf.get(t, 0.0)
+            for n in self._postings.get(t, ()):
+                scores[n] += weight
         best, best_score = None, 0.0
-        for sid, sec in self.sections:
-            score = sum(self.idf.get(t, 0.0) for t in bag if t in sec)
+        for (sid, _), score in zip(self.sections, scores, strict=True):
             if score > best_score:
                 best, best_score = sid, score
         return best
 
     def overlap(self, text: str) -> float:
-        bag = set(terms(text))
+        bag = term_set(text)
         if not bag:
             return 0.0
-        return len(bag & self.vocabulary) / len(bag)
+        return sum(1 for t in bag if t in self.vocabulary) / len(bag)
 
 
 def cite_numbers(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import lru_cache
 
 _LATIN = re.compile(r"[A-Za-z][A-Za-z0-9\-_.]{2,}")
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
@@ -61,3 +62,9 @@ def terms(text: str) -> Counter[str]:
             if gram not in CJK_STOP:
                 bag[gram] += 1
     return bag
+
+
+@lru_cache(maxsize=1 << 14)
+def term_set(text: str) -> tuple[str, ...]:
+    """The distinct terms of ``text`` in first-seen order (cached: the rules ask twice per item)."""
+    return tuple(terms(text))
