@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from e1prep import numbers
-from e1prep.numbers import normalize, occurs_in
+from e1prep.numbers import cores_by_line, normalize, number_cores, occurs_in
 
 CORPUS = Path(__file__).parent / "data" / "number_corpus.jsonl"
 ROWS = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -98,3 +101,18 @@ def test_number_cores_and_parse_value() -> None:
     assert numbers.number_cores("1,234.50") == ("1234.50",)
     assert numbers.parse_value("１,２３４ ⭐") == 1234.0
     assert numbers.parse_value("no digits") is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="0123456789,. \t０１，．-—xab\u3000\n", max_size=14), max_size=4))
+def test_cores_by_line_equals_number_cores_of_each_normalised_line(lines: list[str]) -> None:
+    """The verifier indexes numerals of all lines in one pass; it must agree with the per-line function."""
+    norms = [normalize(line) for line in "\n".join(lines).split("\n")]
+    assert cores_by_line(norms) == [tuple(dict.fromkeys(number_cores(n))) for n in norms]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=30))
+def test_normalize_drops_exactly_what_backslash_s_matches(text: str) -> None:
+    assert "".join(normalize(text).split()) == normalize(text)
+    assert re.search(r"\s", normalize(text)) is None

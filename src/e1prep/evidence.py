@@ -46,6 +46,18 @@ LEGEND_LINE = re.compile(
     r"\s*(?:（[^）\n]{0,60}）|\([^)\n]{0,60}\))?\s*[:：]\s*(?P<rest>.*)$",
     re.I,
 )
+
+
+def legend_line(line: str) -> re.Match[str] | None:
+    """``LEGEND_LINE.match``; a line without a colon is never one (the common case, answered at once)."""
+    return LEGEND_LINE.match(line) if ":" in line or "：" in line else None
+
+
+def remark_line(line: str) -> re.Match[str] | None:
+    """``REMARK_LINE.match``; a line without a colon is never one."""
+    return REMARK_LINE.match(line) if ":" in line or "：" in line else None
+
+
 #: characters that separate legend entries or stand in ordinary text; never part of a symbol
 _PLAIN = r"\w\s\u3400-\u9fff（）()【】「」『』:：,，;；/／|·・、=＝.。!！'\"`*_"
 #: a legend symbol: a run of sign characters, a checkbox (``[x]``), or a short code before ``=`` (``A=``, ``L1``)
@@ -223,7 +235,7 @@ def parse_legend(lines: list[str], unlabelled: set[int] | None = None) -> dict[s
     """
     legend: dict[str, Statement] = {}
     for i, line in enumerate(lines):
-        m = LEGEND_LINE.match(line)
+        m = legend_line(line)
         if m:
             rest = m.group("rest").strip()
         elif unlabelled is not None and i in unlabelled and not line.lstrip().startswith("|"):
@@ -350,7 +362,7 @@ class NoteContext:
 def note_context(lines: list[str], outside: list[int], numbers: list[int]) -> NoteContext:
     """The legend of a note (any line) and the range statements on lines outside its items."""
     legend = parse_legend(lines, set(outside))
-    legend_lines = {i for i, line in enumerate(lines) if LEGEND_LINE.match(line)}
+    legend_lines = {i for i, line in enumerate(lines) if legend_line(line)}
     outer = [lines[i] for i in outside if i not in legend_lines and 0 <= i < len(lines)]
     return NoteContext(legend, range_statements(outer, numbers), legend_lines)
 
@@ -399,15 +411,15 @@ def read_item(
     item's remark, and the row's other cells can only lower it.
     """
     ctx = ctx or NoteContext()
-    lines = [ln for ln in text.split("\n") if not LEGEND_LINE.match(ln)]
+    lines = [ln for ln in text.split("\n") if not legend_line(ln)]
     reading = Reading()
-    remark_lines: list[tuple[str, re.Match[str] | None]] = [(ln, m) for ln in lines if (m := REMARK_LINE.match(ln))]
+    remark_lines: list[tuple[str, re.Match[str] | None]] = [(ln, m) for ln in lines if (m := remark_line(ln))]
     if check_cell is not None and check_cell.strip():
         remark_lines = [(f"核查：{check_cell.strip()}", None)]
         lines = [ln.replace(check_cell, " ", 1) for ln in lines]
     if remark_lines:
         statements = _remark_statements(remark_lines, ctx, reading)
-        body = [ln for ln in lines if not REMARK_LINE.match(ln)] if check_cell is None else lines
+        body = [ln for ln in lines if not remark_line(ln)] if check_cell is None else lines
     else:
         statements = _whole_text_statements(lines, ctx, reading)
         body = []

@@ -273,13 +273,35 @@ def _heading_spans(lines: list[str]) -> list[_Span]:
     return spans
 
 
+_FIELD_LINE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*)?([^\s:：*]{1,12})(?:\*\*)?\s*[:：]")
+
+
 def _is_field_line(text: str) -> bool:
     """A line that is one field of an item (``链接：…``, ``URL: …``, ``arXiv:…``), never an item itself."""
-    m = re.match(r"^\s*(?:[-*+]\s+)?(?:\*\*)?([^\s:：*]{1,12})(?:\*\*)?\s*[:：]", text)
+    if ":" not in text and "：" not in text:
+        return False
+    m = _FIELD_LINE.match(text)
     return bool(m and lexicon().is_label(m.group(1)))
 
 
-def _list_spans(lines: list[str], rx: re.Pattern[str], need_url: bool, name: str = "list") -> list[_Span]:
+class _UrlLines:
+    """Which lines hold a URL, and whether a run of lines does, in O(1) (a URL never spans a line break)."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.before = [0]
+        for line in lines:
+            self.before.append(self.before[-1] + (1 if "://" in line and URL_RE.search(line) else 0))
+
+    def any(self, start: int, end: int) -> bool:
+        end = min(end, len(self.before) - 1)
+        return start < end and self.before[end] - self.before[start] > 0
+
+
+def _list_spans(
+    lines: list[str], rx: re.Pattern[str], need_url: bool, name: str = "list", urls: _UrlLines | None = None
+) -> list[_Span]:
+    if need_url and urls is None:
+        urls = _UrlLines(lines)
     starts = [
         (i, m.group(m.lastindex or 1))
         for i, line in enumerate(lines)
@@ -290,10 +312,10 @@ def _list_spans(lines: list[str], rx: re.Pattern[str], need_url: bool, name: str
         end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
         # an item ends at the next top-level line that is neither indented nor blank
         for j in range(i + 1, end):
-            if lines[j] and not lines[j][0].isspace() and not rx.match(lines[j]) and _HEADING.match(lines[j]):
+            if lines[j][:1] == "#" and not rx.match(lines[j]) and _HEADING.match(lines[j]):
                 end = j
                 break
-        if need_url and not URL_RE.search("\n".join(lines[i:end])):
+        if urls is not None and need_url and not urls.any(i, end):
             continue
         spans.append(_Span(title, i, end, name))
     return spans
@@ -307,11 +329,12 @@ _BARE_URL_LINE = re.compile(
 def _titled_url_spans(lines: list[str]) -> list[_Span]:
     """Items written as a title line (any leading mark: ``>>``, ``▶``, ``■``…) with a bare URL line under it."""
     starts: list[tuple[int, str]] = []
+    bare = [("://" in line and _BARE_URL_LINE.match(line) is not None) for line in lines]
     for i, line in enumerate(lines):
-        if not line.strip() or _BARE_URL_LINE.match(line) or URL_RE.search(line):
+        if not line.strip() or bare[i] or ("://" in line and URL_RE.search(line)):
             continue
         nxt = next((j for j in range(i + 1, min(i + 3, len(lines))) if lines[j].strip()), None)
-        if nxt is not None and _BARE_URL_LINE.match(lines[nxt]) and len(line.strip()) <= 160:
+        if nxt is not None and bare[nxt] and len(line.strip()) <= 160:
             title = re.sub(r"^[\s>»▶►■□◆◇•·→※#*+-]+", "", line).strip()
             if title:
                 starts.append((i, title))
@@ -334,6 +357,8 @@ def _segmented_spans(lines: list[str]) -> list[_Span]:
     (the other fields are its check and notes, read as its text)."""
     spans = []
     for i, line in enumerate(lines):
+        if "://" not in line or not ("—" in line or "–" in line or "--" in line):
+            continue  # no URL field or no dash separator: not this layout
         parts = _SEGMENTS.split(line.strip())
         url_at = next((k for k, p in enumerate(parts) if URL_RE.fullmatch(p.strip())), None)
         if len(parts) >= 3 and url_at is not None and url_at > 0:
@@ -364,11 +389,12 @@ def _link_paragraph_spans(lines: list[str]) -> list[_Span]:
 
 def _spans_of(lines: list[str]) -> list[_Span]:
     """The best single structure of a block of lines: the one whose items carry the most URLs."""
+    urls = _UrlLines(lines)
     candidates = [
         _refine(lines, _heading_spans(lines)),
         _list_spans(lines, _NUMBERED, need_url=False, name="numbered"),
         _table_spans(lines)[0],
-        _list_spans(lines, _TOP_BULLET, need_url=True, name="bullet"),
+        _list_spans(lines, _TOP_BULLET, need_url=True, name="bullet", urls=urls),
         _link_paragraph_spans(lines),
         _titled_url_spans(lines),
         _segmented_spans(lines),
@@ -378,7 +404,7 @@ def _spans_of(lines: list[str]) -> list[_Span]:
     for spans in candidates:
         if not spans:
             continue
-        with_url = sum(1 for s in spans if URL_RE.search("\n".join(lines[s.start : s.end])))
+        with_url = sum(1 for s in spans if urls.any(s.start, s.end))
         score = with_url * 10 + min(len(spans), 9)
         if score > best_score:
             best, best_score = spans, score

@@ -43,7 +43,6 @@ class NumberToken:
 
 
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
-_SPACES = re.compile(r"\s+")
 _NUMERAL = re.compile(r"\d+(?:\.\d+)?")
 
 
@@ -56,13 +55,28 @@ def normalize(text: str) -> str:
         text = text.translate(_FULLWIDTH).translate(_DASHES)
     if "," in text:
         text = _THOUSANDS.sub("", text)
-    return _SPACES.sub("", text)
+    return "".join(text.split())  # str.split() splits on exactly what ``\s`` matches
 
 
 @lru_cache(maxsize=1 << 16)
 def number_cores(text: str) -> tuple[str, ...]:
     norm = normalize(text)
     return tuple(m.group(0).lstrip("0") or "0" for m in _NUMERAL.finditer(norm))
+
+
+def cores_by_line(normalized: list[str]) -> list[tuple[str, ...]]:
+    """``number_cores`` of each of many normalised lines (each numeral once), in one pass over them all.
+
+    A normalised line has no whitespace left, and normalising it again can only drop thousands
+    separators that stood after a space (``1 ,234`` → ``1,234`` → ``1234``); a numeral never spans lines.
+    """
+    joined = "\n".join(normalized)
+    if "," in joined:
+        joined = _THOUSANDS.sub("", joined)
+    return [
+        tuple(dict.fromkeys(m.group(0).lstrip("0") or "0" for m in _NUMERAL.finditer(line)))
+        for line in joined.split("\n")
+    ]
 
 
 @lru_cache(maxsize=4096)
@@ -298,24 +312,28 @@ def scan(text: str) -> list[NumberToken]:
 
 @lru_cache(maxsize=1 << 16)
 def _scan(text: str) -> tuple[NumberToken, ...]:
-    text = text.translate(_FULLWIDTH)
+    if not text.isascii():
+        text = text.translate(_FULLWIDTH)
     if not _HAS_DIGIT.search(text):
         return ()  # every token holds a digit (a URL yields only its issue numbers)
     tokens: list[NumberToken] = []
-    pos = 0
+    pos, end = 0, len(text)
     nxt: list[re.Match[str] | None] = [None] * len(_PATTERNS)
-    live = set(_gates().open(text))  # a pattern whose required words are absent cannot match anywhere
-    while pos < len(text) and live:
+    live = sorted(_gates().open(text))  # a pattern whose required words are absent cannot match anywhere
+    while pos < end and live:
         best: re.Match[str] | None = None
         best_i = -1
-        for i in sorted(live):
+        gone = False
+        for i in live:  # in pattern order: of two matches at one place the earlier pattern's stands
             m = nxt[i]
             if m is None or m.start() < pos:
                 m = nxt[i] = _next_match(_PATTERNS[i][2], _PATTERNS[i][1], text, pos)
             if m is None:
-                live.discard(i)
+                gone = True
             elif best is None or m.start() < best.start():
                 best, best_i = m, i
+        if gone:
+            live = [i for i in live if nxt[i] is not None]
         if best is None:
             break
         kind, typ, _ = _PATTERNS[best_i]

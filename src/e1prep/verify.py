@@ -32,7 +32,7 @@ from .models import (
     Violation,
 )
 from .notes import URL_RE, NoteItem, blocks, note_items
-from .numbers import normalize, number_cores, occurs_in, scan
+from .numbers import cores_by_line, normalize, number_cores, occurs_in, scan
 
 RULES: dict[str, str] = {
     "quantity-uncited": "every quantity in an object's text is bound to a number citation",
@@ -199,8 +199,8 @@ class MaterialFacts:
             facts.uniform = EvidenceLevel.card
         facts.lines = [normalize(line) for line in lines]
         facts.line_set = set(facts.lines)
-        for n, norm in enumerate(facts.lines):
-            for core in set(number_cores(norm)):
+        for n, cores in enumerate(cores_by_line(facts.lines)):
+            for core in cores:
                 facts.core_lines.setdefault(core, []).append(n)
         return facts
 
