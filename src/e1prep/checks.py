@@ -237,7 +237,8 @@ def _items(kb: KB) -> Iterable[tuple[Material, NoteItem]]:
     for m in kb.materials:
         if m.status is MaterialStatus.read and m.kind in (MaterialKind.inbox_note, MaterialKind.other):
             for item in note_items(m):
-                yield m, item
+                if item.duplicate_of is None:  # a repeated item says nothing its first copy did not
+                    yield m, item
 
 
 def _where_item(material: Material, item: NoteItem) -> SourceRef:

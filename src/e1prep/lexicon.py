@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from .regexgate import Gates
+
 
 @dataclass(frozen=True)
 class Lexicon:
@@ -42,6 +44,8 @@ class Lexicon:
 
     def verdict(self, kind: str, text: str) -> str | None:
         """The words by which a note gives its own verdict of ``kind`` on an item, if it does."""
+        if not _verdict_gates(self.verdicts[kind]).open(text):
+            return None  # none of the words any verdict needs: one literal scan, not the whole pattern
         m = self.verdicts[kind].search(text)
         return m.group(0) if m else None
 
@@ -53,6 +57,11 @@ class Lexicon:
 
     def is_generic(self, name: str) -> bool:
         return name.strip().lower() in self.generic
+
+
+@cache
+def _verdict_gates(pattern: re.Pattern[str]) -> Gates:
+    return Gates([pattern])
 
 
 @cache

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import evidence as _ev
 from . import markers
@@ -57,6 +57,9 @@ class NoteItem:
     cells: list[str] = field(default_factory=list)
     #: e1prep.identity's decision for this item, per living document (decided once per run)
     identity_cache: dict[int, object] = field(default_factory=dict, repr=False, compare=False)
+    #: the index of an earlier item of the same note with the same text and the same note-level
+    #: statements about it (a pasted-twice note, a feed that repeats): it adds nothing of its own
+    duplicate_of: int | None = None
 
     @property
     def remarks_not_understood(self) -> list[str]:
@@ -446,8 +449,26 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     texts = ["\n".join(lines[span.start : span.end]).strip("\n") for span in best]
     numbers = [_ev.item_number(t) or n for n, t in enumerate(texts, start=1)]
     ctx = _ev.note_context(lines, [i for i in range(len(lines)) if i not in inside], numbers)
-    items = []
+    items: list[NoteItem] = []
+    seen: dict[tuple[str, str | None, str], NoteItem] = {}
     for n, (span, text) in enumerate(zip(best, texts, strict=True), start=1):
+        same = (text, span.check, span.recogniser)  # exactly the same words: line breaks matter to the reader
+        first = seen.get(same)
+        if first is not None and ctx.ranges.get(numbers[n - 1]) == ctx.ranges.get(numbers[first.index - 1]):
+            # the same words, read in the same context, read the same: the first reading is reused
+            items.append(
+                replace(
+                    first,
+                    index=n,
+                    title=_clean_title(span.title),
+                    text=text,
+                    line_start=first_line + span.start,
+                    line_end=first_line + span.end - 1,
+                    identity_cache={},
+                    duplicate_of=first.index,
+                )
+            )
+            continue
         items.append(
             make_item(
                 material,
@@ -463,6 +484,7 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
                 cells=span.cells,
             )
         )
+        seen.setdefault(same, items[-1])
     return items
 
 

@@ -164,6 +164,17 @@ class RulesProducer:
     def _note_item(
         self, kb: KB, material: Material, item: NoteItem, doc: KnowledgeDoc, index: SectionIndex, out: Production
     ) -> None:
+        if item.duplicate_of is not None:
+            out.excluded.append(
+                Excluded(
+                    key=_short_title(item) or f"{material.path}#{item.index}",
+                    sources=[material.path],
+                    evidence=item.evidence,
+                    reason=f"与本材料前文一条逐字相同（第 {item.duplicate_of} 条），只计一次",
+                    url=item.url,
+                )
+            )
+            return
         ident = identify(item, doc)
         key, hits, url_known, anchored = ident.key, ident.hits, ident.url_known, ident.anchored
         # read in full, only the numbers are the vendor's own: an increment whose numbers are not quotable
