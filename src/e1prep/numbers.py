@@ -24,7 +24,7 @@ IDENTIFIER_TYPES = ("version", "date", "time", "section", "arxiv", "issue", "nam
 _FULLWIDTH = str.maketrans("０１２３４５６７８９．，％＋－：", "0123456789.,%+-:")
 _DASHES = str.maketrans({"–": "-", "—": "-", "−": "-", "～": "~", "〜": "~", "‑": "-", "‒": "-"})
 #: both in one pass (their keys are disjoint, and what the first yields is ASCII, which the second keeps)
-_FULL_AND_DASHES = {**_FULLWIDTH, **_DASHES}
+_FULL_AND_DASHES: dict[int, int | str | None] = {**_FULLWIDTH, **_DASHES}
 
 
 @dataclass(frozen=True)
