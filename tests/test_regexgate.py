@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from e1prep import markers, numbers
-from e1prep.regexgate import Gates, required_literals
+from e1prep.regexgate import Gates, guarded, required_literals
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -106,3 +106,53 @@ def test_find_with_gates_equals_find_running_every_row(monkeypatch: pytest.Monke
     every = [markers._find.__wrapped__(line, markers.ALL_KINDS) for line in lines]
     assert gated == every
     assert sum(1 for hits in gated if hits) > 100  # the lines do state things
+
+
+def _originals() -> list[re.Pattern[str]]:
+    """The tables' patterns as written (without their start guards)."""
+    out = []
+    for rx in _tables():
+        source = rx.pattern
+        if source.startswith("(?=[") and "])(?:" in source:
+            source = source[source.index("])(?:") + 5 : -1]
+        out.append(re.compile(source, rx.flags))
+    return out
+
+
+def _spans(rx: re.Pattern[str], text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in rx.finditer(text)]
+
+
+def test_every_guard_keeps_the_matches_of_its_pattern_on_real_lines() -> None:
+    guarded_rows, originals = _tables(), _originals()
+    assert sum(1 for a, b in zip(guarded_rows, originals, strict=True) if a.pattern != b.pattern) >= 10
+    for line in _lines():
+        for a, b in zip(guarded_rows, originals, strict=True):
+            assert _spans(a, line) == _spans(b, line), (b.pattern[:60], line[:80])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_WORDS + _NOISE) | st.text(max_size=4), max_size=12))
+def test_every_guard_keeps_the_matches_of_its_pattern_on_generated_text(parts: list[str]) -> None:
+    text = "".join(parts)
+    for a, b in zip(_tables(), _originals(), strict=True):
+        assert _spans(a, text) == _spans(b, text), (b.pattern[:60], text)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "guarded_start"),
+    [
+        (r"(?<!\d)\d+%", r"(?=[\d])"),
+        (r"\b(?:read|saw)\b", r"(?=[rs])"),
+        (r"x?\d", r"(?=[x\d])"),
+        (r"a*", None),  # may match nothing: no guard
+        (r"[^a]b", None),  # a negated class: unknown
+        (r"abc", None),  # re already starts at its literal
+    ],
+)
+def test_guard_shapes(pattern: str, guarded_start: str | None) -> None:
+    rx = guarded(re.compile(pattern))
+    if guarded_start is None:
+        assert rx.pattern == pattern
+    else:
+        assert rx.pattern.startswith(guarded_start)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from .regexgate import Gates
+from .regexgate import Gates, guarded
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ def lexicon() -> Lexicon:
         labels=frozenset(w.lower() for w in data["labels"]["words"]),
         outlets=frozenset(n.lower() for n in data["outlets"]["names"]),
         generic=frozenset(w.lower() for w in data["generic"]["words"]),
-        verdicts={k: re.compile("|".join(v), re.I) for k, v in data["verdicts"].items()},
+        verdicts={k: guarded(re.compile("|".join(v), re.I)) for k, v in data["verdicts"].items()},
         card_fields={k: tuple(n.lower() for n in v) for k, v in data["card_fields"].items()},
         remark_labels=(*data["remark_labels"]["strong"], *data["remark_labels"]["weak"]),
         weak_remark_labels=frozenset(w.lower() for w in data["remark_labels"]["weak"]),

@@ -18,7 +18,7 @@ from functools import cache, lru_cache
 from importlib import resources
 
 from .models import EvidenceLevel
-from .regexgate import Gates
+from .regexgate import Gates, guarded
 
 #: kinds of markers, as the table names them
 POSITIVE_KINDS = frozenset({"full", "partial"})
@@ -159,7 +159,7 @@ def patterns() -> tuple[Pattern, ...]:
         )
         folded = not row.get("case", False)
         joined = "|".join(f"(?:{rx})" for rx in row["regex"])
-        out.append(Pattern(re.compile(joined, re.I) if folded else re.compile(joined), proto, folded))
+        out.append(Pattern(guarded(re.compile(joined, re.I) if folded else re.compile(joined)), proto, folded))
     return tuple(out)
 
 

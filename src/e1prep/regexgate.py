@@ -167,3 +167,98 @@ def _automaton(keys: dict[str, set[int]]) -> Any:
         automaton.add_word(key, frozenset(rows))
     automaton.make_automaton()
     return automaton
+
+
+# --- a guard on where a match can start -------------------------------------------------------
+
+_CATEGORIES = {
+    "CATEGORY_DIGIT": r"\d",
+    "CATEGORY_NOT_DIGIT": r"\D",
+    "CATEGORY_WORD": r"\w",
+    "CATEGORY_NOT_WORD": r"\W",
+    "CATEGORY_SPACE": r"\s",
+    "CATEGORY_NOT_SPACE": r"\S",
+}
+
+
+def _class_parts(av: list[tuple[Any, Any]]) -> list[str] | None:
+    parts = []
+    for op, a in av:
+        if op is _c.LITERAL:
+            parts.append(re.escape(chr(a)))
+        elif op is _c.RANGE:
+            parts.append(f"{re.escape(chr(a[0]))}-{re.escape(chr(a[1]))}")
+        elif op is _c.CATEGORY and str(a) in _CATEGORIES:
+            parts.append(_CATEGORIES[str(a)])
+        else:  # a negated class or an unusual category: unknown
+            return None
+    return parts
+
+
+def _first_chars(items: list[tuple[Any, Any]]) -> tuple[list[str], bool] | None:
+    """Class parts covering every first character a match can consume, and whether it may match empty."""
+    parts: list[str] = []
+    for op, av in items:
+        if op in (_c.AT, _c.ASSERT, _c.ASSERT_NOT):
+            continue  # zero width: the first consumed character comes later
+        if op is _c.LITERAL:
+            return [*parts, re.escape(chr(av))], False
+        if op is _c.IN:
+            cls = _class_parts(av)
+            return None if cls is None else ([*parts, *cls], False)
+        if op is _c.SUBPATTERN:
+            _group, add_flags, del_flags, sub = av
+            if (add_flags | del_flags) & _CASE_FLAGS:
+                return None
+            found = _first_chars(list(sub))
+        elif op is _c.BRANCH:
+            alts = [_first_chars(list(alt)) for alt in av[1]]
+            if any(a is None for a in alts):
+                return None
+            found = ([p for a in alts if a for p in a[0]], any(a[1] for a in alts if a))
+        elif op in (_c.MAX_REPEAT, _c.MIN_REPEAT, getattr(_c, "POSSESSIVE_REPEAT", None)):
+            low, _high, sub = av
+            inner = _first_chars(list(sub))
+            found = None if inner is None else (inner[0], inner[1] or low == 0)
+        elif op is getattr(_c, "ATOMIC_GROUP", None):
+            found = _first_chars(list(av))
+        else:
+            return None
+        if found is None:
+            return None
+        parts += found[0]
+        if not found[1]:
+            return parts, False
+    return parts, True
+
+
+def _has_fast_start(items: list[tuple[Any, Any]]) -> bool:
+    """Whether ``re`` itself already skips ahead to a literal or class the pattern starts with."""
+    while items and items[0][0] is _c.SUBPATTERN:
+        items = list(items[0][1][3])
+    if not items:
+        return False
+    op, av = items[0]
+    if op in (_c.LITERAL, _c.IN):
+        return True
+    return op is _c.BRANCH and all(alt and next(iter(alt))[0] is _c.LITERAL for alt in av[1])
+
+
+def guarded(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    """``pattern`` behind a lookahead for the characters a match can start with (the same matches).
+
+    ``re`` tries a pattern that opens with a look-behind or a group at every position of a text; a
+    one-character class test first makes the positions where no match can start cheap. Patterns it
+    cannot analyse, or that ``re`` already starts quickly, come back unchanged.
+    """
+    if _p is None:
+        return pattern
+    try:
+        items = list(_p.parse(pattern.pattern, pattern.flags))
+        found = _first_chars(items)
+        if found is None or found[1] or not found[0] or _has_fast_start(items):
+            return pattern
+    except (re.error, AttributeError, TypeError, ValueError):  # pragma: no cover - the parser changed shape
+        return pattern
+    cls = "".join(dict.fromkeys(found[0]))
+    return re.compile(f"(?=[{cls}])(?:{pattern.pattern})", pattern.flags)
