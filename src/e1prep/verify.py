@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .knowledge import ARXIV_RE, KnowledgeDoc
+from .knowledge import ARXIV_RE, KnowledgeDoc, arxiv_ids
 from .loading import KB, Material
 from .markers import RANK as _RANK
 from .markers import line_level, plain_level
@@ -291,8 +291,9 @@ class Verifier:
         self.scope = {m.path for m in (*kb.materials, *kb.spot_checks)}
         self.all_text = "\n".join(m.text for m in (*kb.materials, *kb.spot_checks) if m.status is MaterialStatus.read)
         self.section_ids = {s.id for s in doc.sections}
-        #: every URL and whitespace-delimited word of the materials: most lookups end here
-        self._tokens = set(URL_RE.findall(self.all_text)) | set(self.all_text.split())
+        #: every URL and arXiv id of the materials (what is looked up): most lookups end here, the rest
+        #: search the text once each (a set of every word would cost several times the input in memory)
+        self._tokens = set(URL_RE.findall(self.all_text)) | set(arxiv_ids(self.all_text))
         self._in_materials: dict[str, bool] = {}
         self._hits: dict[str, int] = {}
 
