@@ -57,9 +57,10 @@ def terms(text: str) -> Counter[str]:
             bag[word] += 1
     for m in _CJK_RUN.finditer(text):
         run = m.group(0)
-        bag.update(run[i : i + 2] for i in range(len(run) - 1))  # counted in C
-    for gram in CJK_STOP:  # stop bigrams out afterwards (a Latin word is never one): the same order
-        bag.pop(gram, None)
+        for i in range(len(run) - 1):
+            gram = run[i : i + 2]
+            if gram not in CJK_STOP:
+                bag[gram] += 1
     return bag
 
 
