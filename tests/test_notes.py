@@ -176,3 +176,29 @@ def test_item_names() -> None:
     assert "deepseek-ai/DeepInfer" in names
     assert "DeepInfer" in names
     assert all(n.lower() not in {"github", "the"} for n in names)
+
+
+def test_a_section_heading_ends_the_titled_item_before_it() -> None:
+    """A digest of titled items (a title line, then a labelled link line) cut into sections: the
+    section heading belongs to no item, so the last item of a section ends before it."""
+
+    def item(title: str, slug: str) -> str:
+        return f"### {title}\n链接：https://blog.example.com/{slug}\n核查：已读全文。\n\n"
+
+    body = (
+        "# 周报\n\n## 部署\n\n"
+        + item("KServe 上跑 llama.cpp server", "kserve")
+        + item("Ray Serve autoscaling", "ray")
+        + item("Triton 冷启动", "triton")
+        + "## 其他\n\n"
+        + item("TensorRT-LLM 基准", "trt")
+        + item("LMDeploy persistent batch", "lmdeploy")
+    )
+    items = split_note("inbox/a/x.md", body)
+    assert [i.title for i in items][:4] == [
+        "KServe 上跑 llama.cpp server",
+        "Ray Serve autoscaling",
+        "Triton 冷启动",
+        "TensorRT-LLM 基准",
+    ]
+    assert all("## 其他" not in i.text for i in items)

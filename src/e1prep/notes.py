@@ -344,6 +344,8 @@ def _titled_url_spans(lines: list[str]) -> list[_Span]:
     spans = []
     for n, (i, title) in enumerate(starts):
         end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
+        # a heading between two items (a section of a digest) ends the item before it
+        end = next((j for j in range(i + 1, end) if lines[j][:1] == "#" and _HEADING.match(lines[j])), end)
         spans.append(_Span(title, i, end, "titled-url"))
     return spans
 
