@@ -28,7 +28,11 @@ def main() -> int:
         if len(items) != len(rows):  # split differently: a merge must still be of a labelled repeat's title
             log.info("%s: the reader found %d items, the labels %d (merges by title)", rel, len(items), len(rows))
             repeated = [str(r["title"]) for r in rows if r["repeat_of"] is not None]
-            false_merges += sum(1 for it in items if it.duplicate_of is not None and not _titled(it, repeated))
+            merged = [it for it in items if it.duplicate_of is not None]
+            right = sum(1 for it in merged if _titled(it, repeated))
+            found += right
+            false_merges += len(merged) - right
+            missed += len(repeated) - right
             continue
         for item, row in zip(items, rows, strict=True):
             want, got = row["repeat_of"] is not None, item.duplicate_of is not None
@@ -39,8 +43,9 @@ def main() -> int:
             if want != got:
                 log.info("%s item %s (%s): reader %s", rel, row["occurrence"], row["why"], "merged" if got else "kept")
     log.info(
-        "exact repeats read once %d, missed %d; false merges %d; distinct items kept %d",
+        "exact repeats read once %d of %d, missed %d; false merges %d; distinct items kept %d (aligned notes)",
         found,
+        found + missed,
         missed,
         false_merges,
         kept,
