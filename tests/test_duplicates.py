@@ -34,7 +34,7 @@ def test_a_note_pasted_twice_drafts_each_item_once(make_kb: MakeKB) -> None:
     quotable = [c for c in twice.contradictions if c.kind is ContradictionKind.not_quotable]
     assert len(quotable) == len([c for c in once.contradictions if c.kind is ContradictionKind.not_quotable]) == 1
     repeated = [e for e in twice.excluded if "逐字相同" in e.reason]
-    assert len(repeated) == 2  # both copies of the second paste, each naming the item it repeats
+    assert len(repeated) == 2  # both items of the second paste, each naming the item it repeats
     assert "第 1 条" in repeated[0].reason and "第 2 条" in repeated[1].reason
 
 
