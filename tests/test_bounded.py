@@ -130,3 +130,22 @@ def test_a_grouped_brief_passes_the_verifier_and_a_tampered_group_does_not(make_
     rules = {v.rule for v in verifier.verify(tampered).violations}
     assert "key-ungrounded" in rules  # an invented member
     assert "quantity-uncited" in rules  # the claim's count no longer matches the members
+
+
+def test_a_group_whose_members_hold_numerals_passes_the_verifier_and_only_those(make_kb: MakeKB) -> None:
+    """A grouped line names a few members as examples (``园艺周刊 1、园艺周刊 2``): numerals inside a
+    member's name are not quantities. A numeral anywhere else in the claim still needs a citation."""
+    from e1prep.pipeline import verify_brief
+
+    dump = "# RSS\n\n" + "".join(
+        f"- [园艺周刊 {n}：阳台番茄](https://garden.example.org/feed/{n}) —— 读者来信。\n" for n in range(1, 40)
+    )
+    manifest = make_kb({NOTE: dump})
+    brief = draft_brief(manifest)
+    group = next(c for c in brief.contradictions if c.members)
+    assert "园艺周刊 1" in group.claim  # the examples carry numerals
+    assert verify_brief(brief, manifest).clean, verify_brief(brief, manifest).render()
+    tampered = brief.model_copy(deep=True)
+    bad = next(c for c in tampered.contradictions if c.members)
+    bad.claim += "吞吐提升 37%。"
+    assert "quantity-uncited" in {v.rule for v in verify_brief(tampered, manifest).violations}

@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import ahocorasick
+
 from .knowledge import ARXIV_RE, KnowledgeDoc, arxiv_ids
 from .loading import KB, Material
 from .markers import RANK as _RANK
@@ -177,6 +179,25 @@ class MaterialFacts:
                 return True
         return needle in self.folded or needle in self.material.path.casefold()
 
+    def names_all(self, names: list[str]) -> set[str]:
+        """Those of many ``names`` that occur in the material or its file name: ``names`` for each, in
+        one Aho–Corasick pass over the text (a group of ten thousand members is checked in linear time)."""
+        needles: dict[str, list[str]] = {}
+        for name in names:
+            needle = normalize(name).casefold()
+            if needle:
+                needles.setdefault(needle, []).append(name)
+        if not needles:
+            return set()
+        automaton = ahocorasick.Automaton()
+        for needle in needles:
+            automaton.add_word(needle, needle)
+        automaton.make_automaton()
+        found: set[str] = set()
+        for haystack in (self.folded, self.material.path.casefold()):
+            found.update(needle for _end, needle in automaton.iter(haystack))
+        return {name for needle in found for name in needles[needle]}
+
     @classmethod
     def build(cls, material: Material) -> MaterialFacts:
         facts = cls(material, normalize(material.text))
@@ -335,9 +356,11 @@ class Verifier:
             return out + self._anchor(path, obj)
         out += self._object_level(path, obj)
         out += self._key(path, obj)
-        grounds = self._grounds(obj) if getattr(obj, "members", None) else []
-        for n, member in enumerate(getattr(obj, "members", [])):
-            if not self._named(member, grounds):
+        members: list[str] = getattr(obj, "members", None) or []
+        grounds = self._grounds(obj) if members else []
+        named = {m for f in grounds for m in f.names_all(members)}
+        for n, member in enumerate(members):
+            if member not in named and not self._named(member, grounds):
                 reason = "a grouped item that occurs in none of the object's sources"
                 out.append(Violation(path=f"{path}.members[{n}]", rule="key-ungrounded", text=member, reason=reason))
         if isinstance(obj, Contradiction) and obj.location is not None:
@@ -594,6 +617,8 @@ class Verifier:
         if members:  # a grouped registration states its own size
             cited_cores.append(frozenset({str(len(members))}))
         hit_spans = [m.span() for m in _HIT_CLAIM.finditer(text)] if "命中" in text else []
+        if members:  # a grouped registration names some of its members (each checked as grounded above)
+            hit_spans += _spans_of(text, members)
         out += self._hit_claims(path, text)
         grounds = self._grounds(obj)
         for tok in scan(text):
@@ -762,6 +787,17 @@ def _once_per_name(violations: list[Violation]) -> list[Violation]:
             seen.add(v.text)
         out.append(v)
     return out
+
+
+def _spans_of(text: str, names: list[str]) -> list[tuple[int, int]]:
+    """Where each of ``names`` stands in ``text`` (every occurrence)."""
+    spans = []
+    for name in dict.fromkeys(n for n in names if n):
+        at = text.find(name)
+        while at >= 0:
+            spans.append((at, at + len(name)))
+            at = text.find(name, at + 1)
+    return spans
 
 
 def _texts(path: str, obj: Any) -> Iterator[tuple[str, str]]:
