@@ -149,3 +149,16 @@ def test_a_group_whose_members_hold_numerals_passes_the_verifier_and_only_those(
     bad = next(c for c in tampered.contradictions if c.members)
     bad.claim += "吞吐提升 37%。"
     assert "quantity-uncited" in {v.rule for v in verify_brief(tampered, manifest).violations}
+
+
+def test_a_group_is_never_merged_into_a_registration_of_another_material(make_kb: MakeKB) -> None:
+    """Registrations are grouped per material before they are verified; a registration of the same
+    name in another material stays its own line, and the group keeps all its members."""
+    other = "inbox/tom/2026-10-25-one-lead.md"
+    files = {other: "# 一条\n\n" + LEAD.format(n=1, m=3), NOTE: _note(0, leads=GROUP_MIN + 2)}
+    brief = draft_brief(make_kb(files, materials=[other, NOTE]))
+    quotable = [c for c in brief.contradictions if c.kind is ContradictionKind.not_quotable]
+    group = next(c for c in quotable if c.members)
+    assert group.sources == [NOTE] and len(group.members) == GROUP_MIN + 2
+    assert f"{GROUP_MIN + 2} 条" in group.claim
+    assert any(c.sources == [other] and not c.members for c in quotable)

@@ -98,6 +98,9 @@ def draft_brief(
     progress.info("detecting cross-document conflicts")
     findings = detect_all(loaded, doc)
     contradictions = [c for c in findings.contradictions if not _about_off_topic(c, production.off_topic)]
+    # the detectors' bulk is grouped before it is verified: a grouped line is checked as it is shown
+    # (its claim, its first member's numbers and location, every member's name), not once per item
+    contradictions = group_contradictions(contradictions)
     brief = assemble(loaded, doc, producer.name, production, contradictions, findings.refreshes)
     progress.info("verifying %d objects", len(brief.increments) + len(brief.refreshes) + len(brief.contradictions))
     brief = apply_verification(brief, Verifier(loaded, doc))
@@ -163,6 +166,9 @@ def merge(objects: Sequence[T]) -> list[T]:
     sources: dict[int, dict[str, None]] = {}
     numbers: dict[int, dict[str, NumberCitation]] = {}
     for entry in objects:
+        if getattr(entry, "members", None):  # a grouped line stays its own line (its members keep the keys)
+            out.append(entry)
+            continue
         kind = getattr(entry, "kind", type(entry).__name__)
         k = (str(kind), _norm_key(entry.key))
         if k in index:
@@ -461,7 +467,7 @@ def group_contradictions(contradictions: list[Contradiction]) -> list[Contradict
         if len(group) < GROUP_MIN:
             result += group
             continue
-        keys = list(dict.fromkeys(c.key for c in group))
+        keys = [c.key for c in group]  # one per registration: a name registered twice counts twice
         first = group[0]
         result.append(
             Contradiction(
@@ -469,7 +475,7 @@ def group_contradictions(contradictions: list[Contradiction]) -> list[Contradict
                 kind=first.kind,
                 sources=list(first.sources),
                 evidence=strictest(*(c.evidence for c in group)),
-                claim=f"本材料同类登记 {len(group)} 条（例如 {_examples(keys)}）：{first.claim}",
+                claim=f"本材料同类登记 {len(keys)} 条（例如 {_examples(list(dict.fromkeys(keys)))}）：{first.claim}",
                 action=first.action,
                 numbers=first.numbers,
                 producer=first.producer,
