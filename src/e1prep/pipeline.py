@@ -99,7 +99,7 @@ def draft_brief(
     findings = detect_all(loaded, doc)
     contradictions = [c for c in findings.contradictions if not _about_off_topic(c, production.off_topic)]
     # the detectors' bulk is grouped before it is verified: a grouped line is checked as it is shown
-    # (its claim, its first member's numbers and location, every member's name), not once per item
+    # (its claim, its first member's numbers, every member's name), not once per item
     contradictions = group_contradictions(contradictions)
     brief = assemble(loaded, doc, producer.name, production, contradictions, findings.refreshes)
     progress.info("verifying %d objects", len(brief.increments) + len(brief.refreshes) + len(brief.contradictions))
