@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 
 from conftest import MakeKB, repo_card
+from e1prep.grouping import GROUP_MIN
 from e1prep.models import ContradictionKind
-from e1prep.pipeline import GROUP_MIN, draft_brief
+from e1prep.pipeline import draft_brief
 from e1prep.render import MAX_MARKDOWN, render_markdown
 
 NOTE = "inbox/jay/2026-10-25-rss-archive.md"

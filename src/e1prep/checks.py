@@ -7,9 +7,10 @@ involved (as citations) and a suggested action. They run inside ``draft`` for ev
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 
+from .grouping import group_contradictions
 from .identity import short_title
 from .knowledge import KnowledgeDoc
 from .loading import KB, Material, card_field_line, card_repo, card_section
@@ -265,17 +266,26 @@ def stale(kb: KB, doc: KnowledgeDoc) -> Findings:
     return Findings(out, [])
 
 
-def not_quotable(kb: KB, doc: KnowledgeDoc) -> Findings:
-    """Numbers read at a level that is not quotable, and summary-only leads, listed with their level."""
-    out = []
+def not_quotable(kb: KB, doc: KnowledgeDoc, skip: Collection[tuple[str, int]] = ()) -> Findings:
+    """Numbers read at a level that is not quotable, and summary-only leads, listed with their level.
+
+    ``skip``: items (material, first line) excluded as off-topic, which register nothing here. The
+    registrations are grouped as they are made, so a dump of ten thousand leads never sits in memory whole.
+    """
+    return Findings(group_contradictions(_not_quotable(kb, skip)), [])
+
+
+def _not_quotable(kb: KB, skip: Collection[tuple[str, int]]) -> Iterator[Contradiction]:
     for material, item in _items(kb):
+        if (material.path, item.line_start) in skip:
+            continue
         cites = _unquotable_numbers(material, item)
         lead = item.evidence in (EvidenceLevel.summary, EvidenceLevel.unverified)
         if not cites and not lead:
             continue
         levels = sorted({c.evidence.label for c in cites} or {item.evidence.label})
         numbers_text = "、".join(dict.fromkeys(c.text for c in cites))
-        out.append(
+        yield (
             Contradiction(
                 key=short_title(item),  # a registration names its item as a reader names a lead
                 kind=ContradictionKind.not_quotable,
@@ -292,7 +302,6 @@ def not_quotable(kb: KB, doc: KnowledgeDoc) -> Findings:
                 numbers=cites,
             )
         )
-    return Findings(out, [])
 
 
 _ROW_NUMBER = re.compile(r"^\s*\|\s*\d{1,3}\s*\|")  # a table's running number is not a finding
@@ -538,11 +547,13 @@ DETECTORS: tuple[Callable[[KB, KnowledgeDoc], Findings], ...] = (
 )
 
 
-def detect_all(kb: KB, doc: KnowledgeDoc) -> Findings:
+def detect_all(kb: KB, doc: KnowledgeDoc, off_topic: Collection[tuple[str, int]] = ()) -> Findings:
+    """Every detector's findings. ``off_topic``: items (material, first line) the brief excludes as
+    off-topic; they register no not-quotable numbers (a page that could not be opened is still said)."""
     contradictions: list[Contradiction] = []
     refreshes: list[Refresh] = []
     for detector in DETECTORS:
-        found = detector(kb, doc)
+        found = not_quotable(kb, doc, off_topic) if detector is not_quotable else detector(kb, doc)
         contradictions += found.contradictions
         refreshes += found.refreshes
     return Findings(contradictions, refreshes)

@@ -11,9 +11,9 @@ from typing import Any, Protocol, Self, TypeVar
 from ._version import __version__
 from .checks import detect_all
 from .errors import InputError, Interrupted
+from .grouping import group_contradictions, group_excluded
 from .knowledge import KnowledgeDoc, arxiv_ids, parse_knowledge
 from .loading import KB, load_kb
-from .markers import strictest
 from .models import (
     Action,
     Anchor,
@@ -96,11 +96,11 @@ def draft_brief(
         # the rules' facts are merged with a model's objects; the model adds, never replaces
         production = _merge_productions(production, RulesProducer().produce(loaded, doc))
     progress.info("detecting cross-document conflicts")
-    findings = detect_all(loaded, doc)
-    contradictions = [c for c in findings.contradictions if not _about_off_topic(c, production.off_topic)]
-    # the detectors' bulk is grouped before it is verified: a grouped line is checked as it is shown
-    # (its claim, its first member's numbers, every member's name), not once per item
-    contradictions = group_contradictions(contradictions)
+    # an item excluded as off-topic registers no not-quotable numbers; the detectors' bulk is grouped
+    # before it is verified: a grouped line is checked as it is shown (its claim, its first member's
+    # numbers, every member's name), not once per item
+    findings = detect_all(loaded, doc, production.off_topic)
+    contradictions = group_contradictions(findings.contradictions)
     brief = assemble(loaded, doc, producer.name, production, contradictions, findings.refreshes)
     progress.info("verifying %d objects", len(brief.increments) + len(brief.refreshes) + len(brief.contradictions))
     brief = apply_verification(brief, Verifier(loaded, doc))
@@ -185,23 +185,6 @@ def merge(objects: Sequence[T]) -> list[T]:
     for n in sources:
         out[n] = out[n].model_copy(update={"sources": list(sources[n]), "numbers": list(numbers[n].values())})
     return out
-
-
-#: registrations that say nothing about an item once it is excluded as off-topic
-#: an item excluded as off-topic registers none of these (its numbers are not a finding anyway); a page
-#: it could not open is still said (the golden cases register a paywalled off-topic story as blocked)
-_ITEM_REGISTRATIONS = (ContradictionKind.not_quotable,)
-
-
-def _about_off_topic(c: Contradiction, off_topic: set[tuple[str, int]]) -> bool:
-    """A registration about an item the brief excluded as off-topic (it adds nothing to the brief)."""
-    loc = c.location
-    return (
-        c.kind in _ITEM_REGISTRATIONS
-        and loc is not None
-        and loc.line_start is not None
-        and (loc.path, loc.line_start) in off_topic
-    )
 
 
 def _merge_productions(primary: Production, rules: Production) -> Production:
@@ -390,99 +373,6 @@ def assemble(
             first_pass=FIRST_PASS_NOTE if backend == "rules" else "",
         ),
     )
-
-
-#: this many items of one kind from one material (or more) become one grouped line (the golden
-#: cases, like the hand-written briefs, list up to 7 per material one by one)
-GROUP_MIN = 10
-#: examples named in a grouped line
-GROUP_EXAMPLES = 3
-_DETAIL = re.compile(r"（[^（）]*）|\([^()]*\)|「[^」]*」|\d{4}-\d{2}-\d{2}|\d+")
-
-
-def _reason_kind(reason: str) -> str:
-    """A reason without its item's particulars (dates, remarks, quoted words): what items share."""
-    return re.sub(r"\s+", " ", _DETAIL.sub("", reason)).strip(" ，,")
-
-
-def _examples(keys: list[str]) -> str:
-    shown = "、".join(keys[:GROUP_EXAMPLES])
-    return shown + ("等" if len(keys) > GROUP_EXAMPLES else "")
-
-
-def group_excluded(excluded: list[Excluded]) -> list[Excluded]:
-    """Items excluded from one material for one reason become one line once there are ``GROUP_MIN``."""
-    buckets: dict[tuple[tuple[str, ...], str], list[Excluded]] = {}
-    for e in excluded:
-        buckets.setdefault((tuple(e.sources), _reason_kind(e.reason)), []).append(e)
-    out: list[Excluded] = []
-    for (sources, why), entries in buckets.items():
-        if len(entries) < GROUP_MIN or any(e.members for e in entries):
-            out += entries
-            continue
-        keys = [e.key for e in entries]
-        out.append(
-            Excluded(
-                key=keys[0],
-                sources=list(sources),
-                evidence=strictest(*(e.evidence for e in entries)),
-                reason=f"{why}：本材料 {len(entries)} 条同因未采纳（例如 {_examples(keys)}）",
-                members=keys,
-            )
-        )
-    return out
-
-
-def group_contradictions(contradictions: list[Contradiction]) -> list[Contradiction]:
-    """Registrations of one kind in one material become one line once there are ``GROUP_MIN``.
-
-    The group keeps every item's key (``members``); its key is the first item's, and its claim
-    names the count and a few examples. Cross-document findings (counts, cards) are never grouped.
-    """
-    groupable = {
-        ContradictionKind.not_quotable,
-        ContradictionKind.access_blocked,
-        ContradictionKind.stale,
-        ContradictionKind.version_mismatch,
-        ContradictionKind.injection_suspected,
-        ContradictionKind.claim_tension,
-    }
-    buckets: dict[tuple[ContradictionKind, tuple[str, ...]], list[Contradiction]] = {}
-    out: list[Contradiction | tuple[ContradictionKind, tuple[str, ...]]] = []
-    for c in contradictions:
-        if c.kind not in groupable or c.members:
-            out.append(c)
-            continue
-        k = (c.kind, tuple(c.sources))
-        if k not in buckets:
-            buckets[k] = []
-            out.append(k)
-        buckets[k].append(c)
-    result: list[Contradiction] = []
-    for entry in out:
-        if isinstance(entry, Contradiction):
-            result.append(entry)
-            continue
-        group = buckets[entry]
-        if len(group) < GROUP_MIN:
-            result += group
-            continue
-        keys = [c.key for c in group]  # one per registration: a name registered twice counts twice
-        first = group[0]
-        result.append(
-            Contradiction(
-                key=first.key,
-                kind=first.kind,
-                sources=list(first.sources),
-                evidence=strictest(*(c.evidence for c in group)),
-                claim=f"本材料同类登记 {len(keys)} 条（例如 {_examples(list(dict.fromkeys(keys)))}）：{first.claim}",
-                action=first.action,
-                numbers=first.numbers,
-                producer=first.producer,
-                members=keys,
-            )
-        )
-    return result
 
 
 def finish(brief: Brief) -> Brief:

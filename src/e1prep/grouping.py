@@ -1,0 +1,130 @@
+"""Bulk grouped: many registrations of one kind, or exclusions for one reason, from one material
+become one line whose ``members`` keep every item's key.
+
+The policy lives here, below the detectors and the pipeline, so that a detector producing bulk can
+group as it goes (``group_contradictions`` takes any iterable and keeps, per bucket that reaches
+``GROUP_MIN``, only what the grouped line shows: the first registration, every key, the strictest level).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from .markers import strictest
+from .models import Contradiction, ContradictionKind, EvidenceLevel, Excluded
+
+#: this many items of one kind from one material (or more) become one grouped line (the golden
+#: cases, like the hand-written briefs, list up to 7 per material one by one)
+GROUP_MIN = 10
+#: examples named in a grouped line
+GROUP_EXAMPLES = 3
+_DETAIL = re.compile(r"（[^（）]*）|\([^()]*\)|「[^」]*」|\d{4}-\d{2}-\d{2}|\d+")
+
+
+def _reason_kind(reason: str) -> str:
+    """A reason without its item's particulars (dates, remarks, quoted words): what items share."""
+    return re.sub(r"\s+", " ", _DETAIL.sub("", reason)).strip(" ，,")
+
+
+def _examples(keys: list[str]) -> str:
+    shown = "、".join(keys[:GROUP_EXAMPLES])
+    return shown + ("等" if len(keys) > GROUP_EXAMPLES else "")
+
+
+def group_excluded(excluded: list[Excluded]) -> list[Excluded]:
+    """Items excluded from one material for one reason become one line once there are ``GROUP_MIN``."""
+    buckets: dict[tuple[tuple[str, ...], str], list[Excluded]] = {}
+    for e in excluded:
+        buckets.setdefault((tuple(e.sources), _reason_kind(e.reason)), []).append(e)
+    out: list[Excluded] = []
+    for (sources, why), entries in buckets.items():
+        if len(entries) < GROUP_MIN or any(e.members for e in entries):
+            out += entries
+            continue
+        keys = [e.key for e in entries]
+        out.append(
+            Excluded(
+                key=keys[0],
+                sources=list(sources),
+                evidence=strictest(*(e.evidence for e in entries)),
+                reason=f"{why}：本材料 {len(entries)} 条同因未采纳（例如 {_examples(keys)}）",
+                members=keys,
+            )
+        )
+    return out
+
+
+#: registrations grouped per material (cross-document findings, such as counts and cards, never are)
+GROUPABLE = frozenset(
+    {
+        ContradictionKind.not_quotable,
+        ContradictionKind.access_blocked,
+        ContradictionKind.stale,
+        ContradictionKind.version_mismatch,
+        ContradictionKind.injection_suspected,
+        ContradictionKind.claim_tension,
+    }
+)
+
+
+@dataclass
+class _Bucket:
+    """The registrations of one kind from one material, seen so far."""
+
+    held: list[Contradiction] = field(default_factory=list)  # in full, until the bucket is a group
+    keys: list[str] = field(default_factory=list)
+    evidence: list[EvidenceLevel] = field(default_factory=list)
+
+    def add(self, c: Contradiction) -> None:
+        self.keys.append(c.key)
+        self.evidence = [strictest(*self.evidence, c.evidence)]
+        if len(self.keys) < GROUP_MIN:
+            self.held.append(c)
+        else:  # a group from now on: it shows its first registration, every key and the strictest level
+            del self.held[1:]
+
+    def lines(self) -> list[Contradiction]:
+        if len(self.keys) < GROUP_MIN:
+            return self.held
+        first = self.held[0]
+        shown = _examples(list(dict.fromkeys(self.keys)))
+        return [
+            Contradiction(
+                key=first.key,
+                kind=first.kind,
+                sources=list(first.sources),
+                evidence=self.evidence[0],
+                claim=f"本材料同类登记 {len(self.keys)} 条（例如 {shown}）：{first.claim}",
+                action=first.action,
+                numbers=first.numbers,
+                producer=first.producer,
+                members=self.keys,  # one per registration: a name registered twice counts twice
+            )
+        ]
+
+
+def group_contradictions(contradictions: Iterable[Contradiction]) -> list[Contradiction]:
+    """Registrations of one kind in one material become one line once there are ``GROUP_MIN``.
+
+    The group keeps every item's key (``members``); its key is the first item's, and its claim
+    names the count and a few examples. Cross-document findings (counts, cards) are never grouped.
+    Registrations may come one at a time (a generator): a bucket that has become a group holds
+    only its first registration, so bulk never sits in memory whole.
+    """
+    buckets: dict[tuple[ContradictionKind, tuple[str, ...]], _Bucket] = {}
+    order: list[Contradiction | tuple[ContradictionKind, tuple[str, ...]]] = []
+    for c in contradictions:
+        if c.kind not in GROUPABLE or c.members:
+            order.append(c)
+            continue
+        k = (c.kind, tuple(c.sources))
+        if k not in buckets:
+            buckets[k] = _Bucket()
+            order.append(k)
+        buckets[k].add(c)
+    result: list[Contradiction] = []
+    for entry in order:
+        result += [entry] if isinstance(entry, Contradiction) else buckets[entry].lines()
+    return result
