@@ -75,11 +75,11 @@ class _Bucket:
 
     held: list[Contradiction] = field(default_factory=list)  # in full, until the bucket is a group
     keys: list[str] = field(default_factory=list)
-    evidence: list[EvidenceLevel] = field(default_factory=list)
+    evidence: EvidenceLevel | None = None  # the strictest level so far
 
     def add(self, c: Contradiction) -> None:
         self.keys.append(c.key)
-        self.evidence = [strictest(*self.evidence, c.evidence)]
+        self.evidence = c.evidence if self.evidence is None else strictest(self.evidence, c.evidence)
         if len(self.keys) < GROUP_MIN:
             self.held.append(c)
         else:  # a group from now on: it shows its first registration, every key and the strictest level
@@ -95,7 +95,7 @@ class _Bucket:
                 key=first.key,
                 kind=first.kind,
                 sources=list(first.sources),
-                evidence=self.evidence[0],
+                evidence=self.evidence or first.evidence,
                 claim=f"本材料同类登记 {len(self.keys)} 条（例如 {shown}）：{first.claim}",
                 action=first.action,
                 numbers=first.numbers,
