@@ -396,7 +396,7 @@ def _spans_of(lines: list[str]) -> list[_Span]:
     """The best single structure of a block of lines: the one whose items carry the most URLs."""
     urls = _UrlLines(lines)
     candidates = [
-        _refine(lines, _heading_spans(lines)),
+        _refine(lines, _heading_spans(lines), urls),
         _list_spans(lines, _NUMBERED, need_url=False, name="numbered"),
         _table_spans(lines)[0],
         _list_spans(lines, _TOP_BULLET, need_url=True, name="bullet", urls=urls),
@@ -416,26 +416,24 @@ def _spans_of(lines: list[str]) -> list[_Span]:
     return best
 
 
-def _refine(lines: list[str], spans: list[_Span]) -> list[_Span]:
+def _refine(lines: list[str], spans: list[_Span], urls: _UrlLines) -> list[_Span]:
     """A heading that holds a table or list of several items with URLs is split into those items."""
     out: list[_Span] = []
     for span in spans:
-        inner = lines[span.start + 1 : span.end]
+        first = span.start + 1  # the heading's own line is not inside it
+        inner = lines[first : span.end]
         sub: list[_Span] = []
         for candidate in (_table_spans(inner)[0], _list_spans(inner, _NUMBERED, need_url=True, name="numbered")):
-            with_url = [s for s in candidate if URL_RE.search("\n".join(inner[s.start : s.end]))]
+            with_url = [s for s in candidate if urls.any(first + s.start, first + s.end)]
             # several items with URLs; or, under a topic heading with no URL of its own, bold-numbered items
             bold = [s for s in with_url if inner[s.start].lstrip().startswith("**")]
-            if len(with_url) >= 2 or (bold and not URL_RE.search(lines[span.start])):
+            if len(with_url) >= 2 or (bold and not urls.any(span.start, first)):
                 sub = with_url
                 break
-        own_url = any(URL_RE.search(line) for line in lines[span.start : span.start + 1 + (sub[0].start if sub else 0)])
+        own_url = urls.any(span.start, first + (sub[0].start if sub else 0))
         if sub and not own_url:
-            out.extend(
-                _Span(s.title, s.start + span.start + 1, s.end + span.start + 1, s.recogniser, s.check, s.cells)
-                for s in sub
-            )
-        elif own_url or URL_RE.search("\n".join(inner)) or re.match(r"^(?:\d{1,3}[.)、]|[①-⑳])", span.title):
+            out.extend(_Span(s.title, s.start + first, s.end + first, s.recogniser, s.check, s.cells) for s in sub)
+        elif own_url or urls.any(first, span.end) or re.match(r"^(?:\d{1,3}[.)、]|[①-⑳])", span.title):
             out.append(span)
     return out
 

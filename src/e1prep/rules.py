@@ -11,7 +11,7 @@ import logging
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from . import markers
 from .checks import display_name, doc_counts
@@ -70,8 +70,14 @@ class SectionIndex:
     vocabulary: frozenset[str]
     #: product-like names the document uses (``vLLM``, ``SGLang``, ``GB10``, ``llm-d``), lowercased
     entities: frozenset[str] = frozenset()
-    #: term -> the sections holding it, built on first use
-    _postings: dict[str, list[int]] | None = None
+    #: term -> the sections holding it (derived from ``sections``)
+    postings: dict[str, list[int]] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.postings = {}
+        for n, (_, sec) in enumerate(self.sections):
+            for t in sec:
+                self.postings.setdefault(t, []).append(n)
 
     @classmethod
     def build(cls, doc: KnowledgeDoc) -> SectionIndex:
@@ -97,15 +103,10 @@ class SectionIndex:
 
     def suggest(self, text: str) -> str | None:
         """The section whose terms weigh most in ``text`` (the first one on a tie; None: no shared term)."""
-        if self._postings is None:
-            self._postings = {}
-            for n, (_, sec) in enumerate(self.sections):
-                for t in sec:
-                    self._postings.setdefault(t, []).append(n)
         scores = [0.0] * len(self.sections)
         for t in term_set(text):  # only the sections that hold a term are touched (an inverted index)
             weight = self.idf.get(t, 0.0)
-            for n in self._postings.get(t, ()):
+            for n in self.postings.get(t, ()):
                 scores[n] += weight
         best, best_score = None, 0.0
         for (sid, _), score in zip(self.sections, scores, strict=True):
