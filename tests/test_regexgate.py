@@ -148,6 +148,8 @@ def test_every_guard_keeps_the_matches_of_its_pattern_on_generated_text(parts: l
         (r"a*", None),  # may match nothing: no guard
         (r"[^a]b", None),  # a negated class: unknown
         (r"abc", None),  # re already starts at its literal
+        (r"(?i:k)\d|x\d", r"(?=[x]|(?i:[k]))"),  # a scoped re.I group's first characters are tested folded
+        (r"(?-i:a)b", None),  # a group that clears a flag: unknown
     ],
 )
 def test_guard_shapes(pattern: str, guarded_start: str | None) -> None:
@@ -156,3 +158,26 @@ def test_guard_shapes(pattern: str, guarded_start: str | None) -> None:
         assert rx.pattern == pattern
     else:
         assert rx.pattern.startswith(guarded_start)
+
+
+@pytest.mark.parametrize("text", ["\u212a1", "K1", "k1", "x1", "X1"])
+def test_a_folded_guard_keeps_what_the_folded_group_matches(text: str) -> None:
+    """``(?i:k)`` also matches the Kelvin sign; the guard tests it folded, so it lets that start through."""
+    plain = re.compile(r"(?<!\w)(?i:k)\d|(?<!\w)x\d")
+    assert _spans(guarded(plain), text) == _spans(plain, text)
+
+
+def test_the_number_scan_in_one_alternation_equals_the_scan_pattern_by_pattern() -> None:
+    lines = [numbers._to_ascii_digits(line) for line in _lines()]
+    same = [numbers._scan.__wrapped__(line) == numbers._scan_each(line) for line in lines]
+    assert all(same), lines[same.index(False)][:80]
+    assert sum(1 for line in lines if numbers._scan.__wrapped__(line)) > 300  # the lines do hold numbers
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_WORDS + _NOISE) | st.text(max_size=4), max_size=12))
+def test_the_number_scan_in_one_alternation_equals_it_on_generated_text(parts: list[str]) -> None:
+    text = "".join(parts)
+    if not text.isascii():
+        text = numbers._to_ascii_digits(text)
+    assert numbers._scan.__wrapped__(text) == numbers._scan_each(text)

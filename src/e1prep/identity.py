@@ -68,6 +68,21 @@ def identify(item: NoteItem, doc: KnowledgeDoc) -> Identity:
     return ident
 
 
+def may_be_known_as_a_lead(item: NoteItem, doc: KnowledgeDoc) -> bool:
+    """Whether ``identify(item, doc).known`` can hold for an item read at a low level, by the cheap tests.
+
+    A lead is known only by strong identity or by the note's own words that the document holds it; a
+    repository root the document names is all ``repo_known`` can be. ``False`` is certain, so a
+    lead the document cannot know needs no subject candidates or name searches.
+    """
+    if (item.url and item.url in doc.text) or said_known(item.text) is not None:
+        return True
+    if any(doc.anchored(a) for a in own_arxiv(item)):
+        return True
+    repos = {repo[1] for url in item.urls if (repo := github_repo(url, root_only=True))}
+    return any("/" not in r and doc.search(r).hits for r in repos)
+
+
 def _identify(item: NoteItem, doc: KnowledgeDoc) -> Identity:
     ranked = subjects.candidates(item.title, item.text, item.urls)
     # a new subject among the comparable best candidates (``DeepSeek DeepInfer``: the product, not the

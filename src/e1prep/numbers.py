@@ -9,22 +9,38 @@ match consumes its span so that no digit is classified twice.
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Literal
 
-from .regexgate import Gates, guarded
+from .regexgate import guarded
 
 Kind = Literal["quantity", "identifier"]
 
 QUANTITY_TYPES = ("count", "decimal", "percent", "change", "range", "multiplier", "money", "magnitude", "measure")
 IDENTIFIER_TYPES = ("version", "date", "time", "section", "arxiv", "issue", "name", "ordinal")
 
-_FULLWIDTH = str.maketrans("０１２３４５６７８９．，％＋－：", "0123456789.,%+-:")
-_DASHES = str.maketrans({"–": "-", "—": "-", "−": "-", "～": "~", "〜": "~", "‑": "-", "‒": "-"})
+_FULLWIDTH = dict(zip("０１２３４５６７８９．，％＋－：", "0123456789.,%+-:", strict=True))
+_DASHES = {"–": "-", "—": "-", "−": "-", "～": "~", "〜": "~", "‑": "-", "‒": "-"}
+
+
+def _replacer(table: dict[str, str]) -> Callable[[str], str]:
+    """``str.translate`` for a small table, by one C scan for its characters: ``translate`` looks every
+    character of a non-ASCII text up in a dict, which costs more than the rest of normalising."""
+    found = re.compile("[" + "".join(map(re.escape, table)) + "]")
+
+    def swap(m: re.Match[str]) -> str:
+        return table[m.group()]
+
+    return functools.partial(found.sub, swap)
+
+
+_to_ascii_digits = _replacer(_FULLWIDTH)
 #: both in one pass (their keys are disjoint, and what the first yields is ASCII, which the second keeps)
-_FULL_AND_DASHES: dict[int, int | str | None] = {**_FULLWIDTH, **_DASHES}
+_to_ascii_digits_and_dashes = _replacer({**_FULLWIDTH, **_DASHES})
 
 
 @dataclass(frozen=True)
@@ -54,7 +70,7 @@ def normalize(text: str) -> str:
 
     Cached: the verifier normalises the same quoted line once per number cited from it."""
     if not text.isascii():
-        text = text.translate(_FULL_AND_DASHES)
+        text = _to_ascii_digits_and_dashes(text)
     if "," in text:
         text = _THOUSANDS.sub("", text)
     return "".join(text.split())  # str.split() splits on exactly what ``\s`` matches
@@ -272,11 +288,6 @@ def _quantity_type(m: re.Match[str]) -> tuple[str, str | None]:
 _HAS_DIGIT = re.compile(r"[\d①-⑳⑴-⒇❶-❿]")
 
 
-@cache
-def _gates() -> Gates:
-    return Gates([rx for _, _, rx in _PATTERNS])
-
-
 def _next_match(rx: re.Pattern[str], typ: str, text: str, pos: int) -> re.Match[str] | None:
     """The pattern's first usable match at or after ``pos`` (non-empty, and holding a digit)."""
     start = pos
@@ -284,7 +295,7 @@ def _next_match(rx: re.Pattern[str], typ: str, text: str, pos: int) -> re.Match[
         m = rx.search(text, start)
         if m is None:
             return None
-        if m.end() > m.start() and (typ == "url" or _HAS_DIGIT.search(m.group(0))):
+        if _usable(typ, m):
             return m
         start = m.start() + 1
     return None
@@ -307,8 +318,8 @@ def _tokens_of(kind: str, typ: str, m: re.Match[str], text: str) -> list[NumberT
 def scan(text: str) -> list[NumberToken]:
     """Every number-bearing token in ``text``, left to right; URLs are skipped but for issue numbers.
 
-    Each pattern's next match is cached and searched again only once the scan has passed it,
-    so the scan stays linear in the text's length. A text is scanned once per process: the rules,
+    All patterns are searched as one alternation, from the end of the last token on, so the scan
+    stays linear in the text's length. A text is scanned once per process: the rules,
     the detectors and the verifier ask for the same lines (tokens are immutable).
     """
     return list(_scan(text))
@@ -317,18 +328,57 @@ def scan(text: str) -> list[NumberToken]:
 @lru_cache(maxsize=1 << 16)
 def _scan(text: str) -> tuple[NumberToken, ...]:
     if not text.isascii():
-        text = text.translate(_FULLWIDTH)
+        text = _to_ascii_digits(text)
     if not _HAS_DIGIT.search(text):
         return ()  # every token holds a digit (a URL yields only its issue numbers)
+    rx = _alternation()
+    tokens: list[NumberToken] = []
+    pos, end = 0, len(text)
+    while pos < end:
+        m = rx.search(text, pos)
+        if m is None:
+            break
+        kind, typ, _ = _PATTERNS[int(m.lastgroup[1:])]  # type: ignore[index]
+        if not _usable(typ, m):
+            return _scan_each(text)  # the first pattern's next match may lie further on: ask each
+        tokens += _tokens_of(kind, typ, m, text)
+        pos = max(m.end(), m.start() + 1)
+    return tuple(tokens)
+
+
+@cache
+def _alternation() -> re.Pattern[str]:
+    """The patterns as one alternation, in their order, each its own named group ``_<n>``.
+
+    One search gives what searching each pattern and keeping the earliest match would (of matches at
+    one place, the earlier pattern's): ``re`` tries the branches in order at each place, left to right.
+    A guard on the first characters of all branches makes a place where none can start cheap.
+    """
+    branches = []
+    for n, (_, _, rx) in enumerate(_PATTERNS):
+        body = f"(?i:{rx.pattern})" if rx.flags & re.IGNORECASE else rx.pattern
+        branches.append(f"(?P<_{n}>{body})")
+    return guarded(re.compile("|".join(branches)))
+
+
+def _usable(typ: str, m: re.Match[str]) -> bool:
+    """A match counts when it is non-empty and holds a digit (a URL counts whole: it is skipped)."""
+    return m.end() > m.start() and (typ == "url" or _HAS_DIGIT.search(m.group(0)) is not None)
+
+
+def _scan_each(text: str) -> tuple[NumberToken, ...]:
+    """The scan pattern by pattern: each one's next usable match is cached and searched again only
+    once the scan has passed it. The alternation gives the same tokens when every match it finds is
+    usable (each pattern needs a digit, so this runs only should a pattern change)."""
     tokens: list[NumberToken] = []
     pos, end = 0, len(text)
     nxt: list[re.Match[str] | None] = [None] * len(_PATTERNS)
-    live = sorted(_gates().open(text))  # a pattern whose required words are absent cannot match anywhere
-    while pos < end and live:
+    pending = list(range(len(_PATTERNS)))
+    while pos < end and pending:
         best: re.Match[str] | None = None
         best_i = -1
         gone = False
-        for i in live:  # in pattern order: of two matches at one place the earlier pattern's stands
+        for i in pending:  # in pattern order: of two matches at one place the earlier pattern's stands
             m = nxt[i]
             if m is None or m.start() < pos:
                 m = nxt[i] = _next_match(_PATTERNS[i][2], _PATTERNS[i][1], text, pos)
@@ -337,7 +387,7 @@ def _scan(text: str) -> tuple[NumberToken, ...]:
             elif best is None or m.start() < best.start():
                 best, best_i = m, i
         if gone:
-            live = [i for i in live if nxt[i] is not None]
+            pending = [i for i in pending if nxt[i] is not None]
         if best is None:
             break
         kind, typ, _ = _PATTERNS[best_i]

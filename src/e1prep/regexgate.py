@@ -195,33 +195,37 @@ def _class_parts(av: list[tuple[Any, Any]]) -> list[str] | None:
     return parts
 
 
-def _first_chars(items: list[tuple[Any, Any]]) -> tuple[list[str], bool] | None:
+#: a first character as a class fragment, and whether ``re.I`` applies to it there
+_Part = tuple[str, bool]
+
+
+def _first_chars(items: list[tuple[Any, Any]], folded: bool = False) -> tuple[list[_Part], bool] | None:
     """Class parts covering every first character a match can consume, and whether it may match empty."""
-    parts: list[str] = []
+    parts: list[_Part] = []
     for op, av in items:
         if op in (_c.AT, _c.ASSERT, _c.ASSERT_NOT):
             continue  # zero width: the first consumed character comes later
         if op is _c.LITERAL:
-            return [*parts, re.escape(chr(av))], False
+            return [*parts, (re.escape(chr(av)), folded)], False
         if op is _c.IN:
             cls = _class_parts(av)
-            return None if cls is None else ([*parts, *cls], False)
+            return None if cls is None else ([*parts, *((c, folded) for c in cls)], False)
         if op is _c.SUBPATTERN:
             _group, add_flags, del_flags, sub = av
-            if (add_flags | del_flags) & _CASE_FLAGS:
+            if del_flags & _CASE_FLAGS or add_flags & (_CASE_FLAGS & ~re.IGNORECASE):
                 return None
-            found = _first_chars(list(sub))
+            found = _first_chars(list(sub), folded or bool(add_flags & re.IGNORECASE))
         elif op is _c.BRANCH:
-            alts = [_first_chars(list(alt)) for alt in av[1]]
+            alts = [_first_chars(list(alt), folded) for alt in av[1]]
             if any(a is None for a in alts):
                 return None
             found = ([p for a in alts if a for p in a[0]], any(a[1] for a in alts if a))
         elif op in (_c.MAX_REPEAT, _c.MIN_REPEAT, getattr(_c, "POSSESSIVE_REPEAT", None)):
             low, _high, sub = av
-            inner = _first_chars(list(sub))
+            inner = _first_chars(list(sub), folded)
             found = None if inner is None else (inner[0], inner[1] or low == 0)
         elif op is getattr(_c, "ATOMIC_GROUP", None):
-            found = _first_chars(list(av))
+            found = _first_chars(list(av), folded)
         else:
             return None
         if found is None:
@@ -260,5 +264,8 @@ def guarded(pattern: re.Pattern[str]) -> re.Pattern[str]:
             return pattern
     except (re.error, AttributeError, TypeError, ValueError):  # pragma: no cover - the parser changed shape
         return pattern
-    cls = "".join(dict.fromkeys(found[0]))
-    return re.compile(f"(?=[{cls}])(?:{pattern.pattern})", pattern.flags)
+    cased = "".join(dict.fromkeys(part for part, fold in found[0] if not fold))
+    folded = "".join(dict.fromkeys(part for part, fold in found[0] if fold))
+    # a character ``re.I`` compares folded (a scoped ``(?i:…)``) is tested folded in the guard too
+    guard = "|".join(([f"[{cased}]"] if cased else []) + ([f"(?i:[{folded}])"] if folded else []))
+    return re.compile(f"(?={guard})(?:{pattern.pattern})", pattern.flags)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from . import markers
 from .checks import display_name, doc_counts
-from .identity import identify
+from .identity import identify, may_be_known_as_a_lead
 from .knowledge import KnowledgeDoc
 from .lexicon import lexicon
 from .loading import KB, Material, card_field_line, card_repo, card_section
@@ -176,14 +176,18 @@ class RulesProducer:
                 )
             )
             return
-        ident = identify(item, doc)
-        key, hits, url_known, anchored = ident.key, ident.hits, ident.url_known, ident.anchored
         # read in full, only the numbers are the vendor's own: an increment whose numbers are not quotable
         vendor_read = item.evidence is EvidenceLevel.vendor and item.reading.read_in_full
         low = item.evidence not in (EvidenceLevel.verified, EvidenceLevel.partial) and not vendor_read
-        known = ident.known(item.evidence, vendor_read)
+        stale = is_stale(item, kb.date)
+        title = _short_title(item)
+        # excluded whatever the document holds (stale, or a lead it cannot know), under its title:
+        # who it is needs no subject candidates and no name searches
+        unsearched = bool(title) and (stale or (low and not may_be_known_as_a_lead(item, doc)))
+        ident = None if unsearched else identify(item, doc)
+        known = ident is not None and ident.known(item.evidence, vendor_read)
         excluded_reason = None
-        if is_stale(item, kb.date):
+        if stale:
             excluded_reason = f"内容日期 {item.date}，远早于批次日期（旧刊/旧内容），不作增量"
         elif known:
             pass
@@ -198,7 +202,7 @@ class RulesProducer:
         if excluded_reason:
             out.excluded.append(
                 Excluded(
-                    key=_short_title(item) or key,
+                    key=title or (ident.key if ident else ""),
                     sources=[material.path],
                     evidence=item.evidence,
                     reason=excluded_reason,
@@ -206,6 +210,8 @@ class RulesProducer:
                 )
             )
             return
+        assert ident is not None  # only an excluded item goes unidentified
+        key, hits, url_known, anchored = ident.key, ident.hits, ident.url_known, ident.anchored
         if known:
             where = sorted({s for h in hits for s in h.sections})
             summary = (
