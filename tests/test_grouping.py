@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from e1prep.grouping import GROUP_MIN, group_contradictions
+from e1prep.grouping import GROUP_MIN, Registration, group_contradictions
 from e1prep.markers import strictest
 from e1prep.models import Contradiction, ContradictionKind, EvidenceLevel
 
@@ -59,3 +60,31 @@ def test_streamed_grouping_equals_the_rule(specs: list[tuple[int, int, int, int]
     for c in got:
         if c.members:
             assert c.claim.startswith(f"本材料同类登记 {len(c.members)} 条")
+
+
+def _lazy(spec: tuple[int, int, int, int], made: list[str]) -> Registration:
+    c = _reg(*spec)
+
+    def make() -> Contradiction:
+        made.append(c.key)
+        return c
+
+    return Registration(c.key, c.kind, tuple(c.sources), c.evidence, make)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2), st.integers(0, 30), st.integers(0, 3)), max_size=60))
+def test_lazy_registrations_group_alike_and_only_shown_ones_are_made(specs: list[tuple[int, int, int, int]]) -> None:
+    made: list[str] = []
+    got = group_contradictions(_lazy(s, made) for s in specs)
+    assert [(c.kind.value, c.key, len(c.members), c.evidence.value) for c in got] == _reference(
+        [_reg(*s) for s in specs]
+    )
+    assert len(made) == len(got)  # a group made its first registration only; a line its own
+
+
+def test_a_registration_made_unlike_its_announcement_is_refused() -> None:
+    c = _reg(0, 0, 1, 0)
+    wrong = Registration("item 2", c.kind, tuple(c.sources), c.evidence, lambda: c)
+    with pytest.raises(ValueError, match="item 2"):
+        group_contradictions([wrong])

@@ -6,11 +6,13 @@ involved (as citations) and a suggested action. They run inside ``draft`` for ev
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from .grouping import group_contradictions
+from .grouping import Registration, group_contradictions
 from .identity import short_title
 from .knowledge import KnowledgeDoc
 from .loading import KB, Material, card_field_line, card_repo, card_section
@@ -275,52 +277,74 @@ def not_quotable(kb: KB, doc: KnowledgeDoc, skip: Collection[tuple[str, int]] = 
     return Findings(group_contradictions(_not_quotable(kb, skip)), [])
 
 
-def _not_quotable(kb: KB, skip: Collection[tuple[str, int]]) -> Iterator[Contradiction]:
+def _not_quotable(kb: KB, skip: Collection[tuple[str, int]]) -> Iterator[Registration]:
     for material, item in _items(kb):
         if (material.path, item.line_start) in skip:
             continue
-        cites = _unquotable_numbers(material, item)
+        found = _unquotable_numbers(item)
         lead = item.evidence in (EvidenceLevel.summary, EvidenceLevel.unverified)
-        if not cites and not lead:
+        if not found and not lead:
             continue
-        levels = sorted({c.evidence.label for c in cites} or {item.evidence.label})
-        numbers_text = "、".join(dict.fromkeys(c.text for c in cites))
-        yield (
-            Contradiction(
-                key=short_title(item),  # a registration names its item as a reader names a lead
-                kind=ContradictionKind.not_quotable,
-                sources=[material.path],
-                evidence=cites[0].evidence if cites else item.evidence,
-                claim=(
-                    f"数字 {numbers_text} 的证据等级为{'/'.join(levels)}，不可引用。"
-                    if cites
-                    else f"{item.evidence.label}级线索，无正文：不作结论。"
-                )
-                + (f"原文不可读（{item.access_blocked}）。" if item.access_blocked else ""),
-                action="只作待核查线索，不写入活文档正文。",
-                location=_where_item(material, item),
-                numbers=cites,
-            )
+        key = short_title(item)  # a registration names its item as a reader names a lead
+        evidence = found[0].level if found else item.evidence
+        yield Registration(
+            key,
+            ContradictionKind.not_quotable,
+            (material.path,),
+            evidence,
+            functools.partial(_not_quotable_line, material, item, key, evidence, found),
         )
+
+
+def _not_quotable_line(
+    material: Material, item: NoteItem, key: str, evidence: EvidenceLevel, found: list[_Unquotable]
+) -> Contradiction:
+    cites = [_cite(u.text, u.level, material.path, u.quote, u.line) for u in found]
+    levels = sorted({c.evidence.label for c in cites} or {item.evidence.label})
+    numbers_text = "、".join(dict.fromkeys(c.text for c in cites))
+    return Contradiction(
+        key=key,
+        kind=ContradictionKind.not_quotable,
+        sources=[material.path],
+        evidence=evidence,
+        claim=(
+            f"数字 {numbers_text} 的证据等级为{'/'.join(levels)}，不可引用。"
+            if cites
+            else f"{item.evidence.label}级线索，无正文：不作结论。"
+        )
+        + (f"原文不可读（{item.access_blocked}）。" if item.access_blocked else ""),
+        action="只作待核查线索，不写入活文档正文。",
+        location=_where_item(material, item),
+        numbers=cites,
+    )
 
 
 _ROW_NUMBER = re.compile(r"^\s*\|\s*\d{1,3}\s*\|")  # a table's running number is not a finding
 _URL_LINE = re.compile(r"^\s*(?:URL|链接)")
 
 
-def _unquotable_numbers(material: Material, item: NoteItem) -> list[NumberCitation]:
-    cites: list[NumberCitation] = []
+class _Unquotable(NamedTuple):
+    """A quantity read at a level that is not quotable, where it stands (made a citation when shown)."""
+
+    text: str
+    level: EvidenceLevel
+    quote: str
+    line: int
+
+
+def _unquotable_numbers(item: NoteItem) -> list[_Unquotable]:
+    found: list[_Unquotable] = []
     for offset, block in blocks(item.text):
-        found = quantities(_ROW_NUMBER.sub("|", block) if "|" in block else block)
-        if not found:  # most lines of a large note hold no quantity: their level is not needed
+        tokens = quantities(_ROW_NUMBER.sub("|", block) if "|" in block else block)
+        if not tokens:  # most lines of a large note hold no quantity: their level is not needed
             continue
         level = line_evidence(block) or item.evidence
         quote = block.strip()
         if level.quotable or _URL_LINE.match(quote):
             continue
         line = item.line_start + offset
-        cites += [_cite(q.text, level, material.path, quote, line) for q in found]
-    return cites
+        found += [_Unquotable(q.text, level, quote, line) for q in tokens]
+    return found
 
 
 def access_blocked(kb: KB, doc: KnowledgeDoc) -> Findings:

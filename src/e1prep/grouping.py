@@ -9,7 +9,7 @@ group as it goes (``group_contradictions`` takes any iterable and keeps, per buc
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from .markers import strictest
@@ -69,15 +69,37 @@ GROUPABLE = frozenset(
 )
 
 
+@dataclass(frozen=True)
+class Registration:
+    """A registration not yet made: what grouping needs to know of it, and how to make it.
+
+    A detector that registers thousands of items yields these, so only the registrations that are
+    shown (up to ``GROUP_MIN - 1`` per bucket, or a group's first) are ever built and validated.
+    ``make()`` must give a ``Contradiction`` with this key, kind, sources and evidence.
+    """
+
+    key: str
+    kind: ContradictionKind
+    sources: tuple[str, ...]
+    evidence: EvidenceLevel
+    make: Callable[[], Contradiction]
+
+    def build(self) -> Contradiction:
+        c = self.make()
+        if (c.key, c.kind, tuple(c.sources), c.evidence) != (self.key, self.kind, self.sources, self.evidence):
+            raise ValueError(f"registration {self.key!r} was made as {c.key!r} ({c.kind}, {c.evidence})")
+        return c
+
+
 @dataclass
 class _Bucket:
     """The registrations of one kind from one material, seen so far."""
 
-    held: list[Contradiction] = field(default_factory=list)  # in full, until the bucket is a group
+    held: list[Contradiction | Registration] = field(default_factory=list)  # until the bucket is a group
     keys: list[str] = field(default_factory=list)
     evidence: EvidenceLevel | None = None  # the strictest level so far
 
-    def add(self, c: Contradiction) -> None:
+    def add(self, c: Contradiction | Registration) -> None:
         self.keys.append(c.key)
         self.evidence = c.evidence if self.evidence is None else strictest(self.evidence, c.evidence)
         if len(self.keys) < GROUP_MIN:
@@ -86,9 +108,10 @@ class _Bucket:
             del self.held[1:]
 
     def lines(self) -> list[Contradiction]:
+        held = [c.build() if isinstance(c, Registration) else c for c in self.held]
         if len(self.keys) < GROUP_MIN:
-            return self.held
-        first = self.held[0]
+            return held
+        first = held[0]
         shown = _examples(list(dict.fromkeys(self.keys)))
         return [
             Contradiction(
@@ -105,18 +128,21 @@ class _Bucket:
         ]
 
 
-def group_contradictions(contradictions: Iterable[Contradiction]) -> list[Contradiction]:
+def group_contradictions(contradictions: Iterable[Contradiction | Registration]) -> list[Contradiction]:
     """Registrations of one kind in one material become one line once there are ``GROUP_MIN``.
 
     The group keeps every item's key (``members``); its key is the first item's, and its claim
     names the count and a few examples. Cross-document findings (counts, cards) are never grouped.
     Registrations may come one at a time (a generator): a bucket that has become a group holds
-    only its first registration, so bulk never sits in memory whole.
+    only its first registration, so bulk never sits in memory whole; a ``Registration`` is built
+    only if it is shown.
     """
     buckets: dict[tuple[ContradictionKind, tuple[str, ...]], _Bucket] = {}
     order: list[Contradiction | tuple[ContradictionKind, tuple[str, ...]]] = []
     for c in contradictions:
-        if c.kind not in GROUPABLE or c.members:
+        if isinstance(c, Registration) and c.kind not in GROUPABLE:
+            c = c.build()
+        if isinstance(c, Contradiction) and (c.kind not in GROUPABLE or c.members):
             order.append(c)
             continue
         k = (c.kind, tuple(c.sources))
