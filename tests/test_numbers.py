@@ -116,3 +116,12 @@ def test_cores_by_line_equals_number_cores_of_each_normalised_line(lines: list[s
 def test_normalize_drops_exactly_what_backslash_s_matches(text: str) -> None:
     assert "".join(normalize(text).split()) == normalize(text)
     assert re.search(r"\s", normalize(text)) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="0123456789,. \t０１，．-—xab\u3000\n\r\x0b", max_size=40))
+def test_normalised_lines_joined_are_the_normalised_text(text: str) -> None:
+    """The verifier normalises a material line by line and joins the lines for the whole text."""
+    lines = text.split("\n")
+    assert numbers.normalize_lines(lines) == [normalize(line) for line in lines]
+    assert "".join(numbers.normalize_lines(lines)) == normalize(text)

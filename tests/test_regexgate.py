@@ -139,6 +139,13 @@ def test_every_guard_keeps_the_matches_of_its_pattern_on_generated_text(parts: l
         assert _spans(a, text) == _spans(b, text), (b.pattern[:60], text)
 
 
+def test_a_pattern_ignoring_case_is_guarded_even_when_it_opens_with_a_literal() -> None:
+    """Ignoring case, ``re`` gets no fast start from a cased literal: the guard (itself folded) does it."""
+    rx = guarded(re.compile(r"abc|de", re.I))
+    assert rx.pattern.startswith("(?=[ad])")
+    assert [m.span() for m in rx.finditer("xABC De")] == [(1, 4), (5, 7)]
+
+
 @pytest.mark.parametrize(
     ("pattern", "guarded_start"),
     [
@@ -148,6 +155,7 @@ def test_every_guard_keeps_the_matches_of_its_pattern_on_generated_text(parts: l
         (r"a*", None),  # may match nothing: no guard
         (r"[^a]b", None),  # a negated class: unknown
         (r"abc", None),  # re already starts at its literal
+        (r"(?i)abc|de", None),  # global inline flags must open a pattern: it is left as it is
         (r"(?i:k)\d|x\d", r"(?=[x]|(?i:[k]))"),  # a scoped re.I group's first characters are tested folded
         (r"(?-i:a)b", None),  # a group that clears a flag: unknown
     ],

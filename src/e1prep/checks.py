@@ -29,6 +29,7 @@ from .models import (
 )
 from .notes import NoteItem, blocks, is_stale, line_evidence, note_items
 from .numbers import parse_value, quantities
+from .regexgate import guarded
 from .textindex import terms
 
 CARD_SECTIONS_MIN_OVERLAP = 0.0  # overlap alone is no signal across languages; the kind clash decides
@@ -370,12 +371,14 @@ def access_blocked(kb: KB, doc: KnowledgeDoc) -> Findings:
     return Findings(out, [])
 
 
-_VERSION_OF = re.compile(
-    r"\b(vLLM|SGLang|TensorRT-LLM|TRT-LLM|llm-d|Dynamo|LMCache|Ollama|llama\.cpp|LMDeploy)"
-    r"\s*v?(\d+)\.(\d+)(?:\.\d+)?",
-    re.I,
+_VERSION_OF = guarded(
+    re.compile(
+        r"\b(vLLM|SGLang|TensorRT-LLM|TRT-LLM|llm-d|Dynamo|LMCache|Ollama|llama\.cpp|LMDeploy)"
+        r"\s*v?(\d+)\.(\d+)(?:\.\d+)?",
+        re.I,
+    )
 )
-_ENV_LINE = re.compile(r"复现|repro|环境|environment|setup", re.I)
+_ENV_LINE = guarded(re.compile(r"复现|repro|环境|environment|setup", re.I))
 
 
 def _baseline_versions(doc: KnowledgeDoc) -> dict[str, tuple[int, int]]:
@@ -523,13 +526,15 @@ def card_sections_mismatch(kb: KB, doc: KnowledgeDoc) -> Findings:
     return Findings(out, [])
 
 
-_INJECTION = re.compile(
-    r"ignore (?:all |the |any )?(?:previous |above |prior |earlier )?(?:rules|instructions|prompts?)|"
-    r"disregard (?:the|all|any) (?:rules|instructions)|mark (?:this|it|these) (?:as )?verified|"
-    r"you are now|system prompt|"
-    r"忽略(?:以上|上面|之前|前面|上述)(?:的|所有)?(?:规则|指令|要求)|标记为(?:已核查|已核实|verified)|"
-    r"无视(?:以上|上述)?(?:规则|指令)|请把.{0,12}(?:写成|改为).{0,12}(?:已核查|verified)",
-    re.I,
+_INJECTION = guarded(
+    re.compile(
+        r"ignore (?:all |the |any )?(?:previous |above |prior |earlier )?(?:rules|instructions|prompts?)|"
+        r"disregard (?:the|all|any) (?:rules|instructions)|mark (?:this|it|these) (?:as )?verified|"
+        r"you are now|system prompt|"
+        r"忽略(?:以上|上面|之前|前面|上述)(?:的|所有)?(?:规则|指令|要求)|标记为(?:已核查|已核实|verified)|"
+        r"无视(?:以上|上述)?(?:规则|指令)|请把.{0,12}(?:写成|改为).{0,12}(?:已核查|verified)",
+        re.I,
+    )
 )
 
 

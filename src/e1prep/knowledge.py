@@ -7,13 +7,17 @@ import re
 from dataclasses import dataclass, field
 
 from .models import DocHits
+from .regexgate import guarded
 
 ARXIV_ID = r"\d{2}(?:0[1-9]|1[0-2])\.\d{4,5}"
-#: an arXiv id: with an ``arXiv:`` prefix, in an arxiv.org URL, or bare (checked for a real month)
-ARXIV_RE = re.compile(
-    r"(?:(?<=arXiv:)|(?<=arXiv: )|(?<=arxiv\.org/abs/)|(?<=arxiv\.org/pdf/)|(?<![\w.\-/]))"
-    rf"({ARXIV_ID})(?:v\d+)?(?![\w.]*\d)",
-    re.I,
+#: an arXiv id: with an ``arXiv:`` prefix, in an arxiv.org URL, or bare (checked for a real month);
+#: guarded, as it opens with look-behinds that ``re`` would otherwise try at every position
+ARXIV_RE = guarded(
+    re.compile(
+        r"(?:(?<=arXiv:)|(?<=arXiv: )|(?<=arxiv\.org/abs/)|(?<=arxiv\.org/pdf/)|(?<![\w.\-/]))"
+        rf"({ARXIV_ID})(?:v\d+)?(?![\w.]*\d)",
+        re.I,
+    )
 )
 _ARXIV_DIGITS = re.compile(r"\d{4}\.\d")
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")

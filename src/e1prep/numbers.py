@@ -64,16 +64,29 @@ _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 _NUMERAL = re.compile(r"\d+(?:\.\d+)?")
 
 
-@lru_cache(maxsize=1 << 16)
-def normalize(text: str) -> str:
-    """Full-width digits to ASCII, dashes unified, thousands separators and spaces removed.
-
-    Cached: the verifier normalises the same quoted line once per number cited from it."""
+def _normalize(text: str) -> str:
     if not text.isascii():
         text = _to_ascii_digits_and_dashes(text)
     if "," in text:
         text = _THOUSANDS.sub("", text)
     return "".join(text.split())  # str.split() splits on exactly what ``\s`` matches
+
+
+@lru_cache(maxsize=1 << 16)
+def normalize(text: str) -> str:
+    """Full-width digits to ASCII, dashes unified, thousands separators and spaces removed.
+
+    Cached: the verifier normalises the same quoted line once per number cited from it."""
+    return _normalize(text)
+
+
+def normalize_lines(lines: list[str]) -> list[str]:
+    """``normalize`` of each line, uncached (a whole material's lines are normalised once).
+
+    Joined, they are ``normalize`` of the text the lines were split from: a line break is
+    whitespace, and a thousands separator needs a digit on both sides, which a line break never is.
+    """
+    return [_normalize(line) for line in lines]
 
 
 @lru_cache(maxsize=1 << 16)

@@ -236,8 +236,11 @@ def _first_chars(items: list[tuple[Any, Any]], folded: bool = False) -> tuple[li
     return parts, True
 
 
-def _has_fast_start(items: list[tuple[Any, Any]]) -> bool:
-    """Whether ``re`` itself already skips ahead to a literal or class the pattern starts with."""
+def _has_fast_start(items: list[tuple[Any, Any]], flags: int) -> bool:
+    """Whether ``re`` itself already skips ahead to a literal or class the pattern starts with
+    (it does not when case is ignored: a cased first character gets no fast scan then)."""
+    if flags & re.IGNORECASE:
+        return False
     while items and items[0][0] is _c.SUBPATTERN:
         items = list(items[0][1][3])
     if not items:
@@ -260,7 +263,7 @@ def guarded(pattern: re.Pattern[str]) -> re.Pattern[str]:
     try:
         items = list(_p.parse(pattern.pattern, pattern.flags))
         found = _first_chars(items)
-        if found is None or found[1] or not found[0] or _has_fast_start(items):
+        if found is None or found[1] or not found[0] or _has_fast_start(items, pattern.flags):
             return pattern
     except (re.error, AttributeError, TypeError, ValueError):  # pragma: no cover - the parser changed shape
         return pattern
@@ -268,4 +271,7 @@ def guarded(pattern: re.Pattern[str]) -> re.Pattern[str]:
     folded = "".join(dict.fromkeys(part for part, fold in found[0] if fold))
     # a character ``re.I`` compares folded (a scoped ``(?i:…)``) is tested folded in the guard too
     guard = "|".join(([f"[{cased}]"] if cased else []) + ([f"(?i:[{folded}])"] if folded else []))
-    return re.compile(f"(?={guard})(?:{pattern.pattern})", pattern.flags)
+    try:
+        return re.compile(f"(?={guard})(?:{pattern.pattern})", pattern.flags)
+    except re.error:  # global inline flags (``(?i)…``) must open the pattern: leave such a one as it is
+        return pattern

@@ -7,7 +7,8 @@ from collections import Counter
 from functools import lru_cache
 
 _LATIN = re.compile(r"[A-Za-z][A-Za-z0-9\-_.]{2,}")
-_CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
+#: every CJK character bigram, overlapping ones included (a lookahead that captures two characters)
+_CJK_BIGRAM = re.compile(r"(?=([\u4e00-\u9fff]{2}))")
 STOP = frozenset(
     [
         "the",
@@ -50,17 +51,9 @@ CJK_STOP = frozenset({"本轮", "一个", "可以", "没有", "以及", "我们"
 
 def terms(text: str) -> Counter[str]:
     """Lowercased Latin words (3+ chars) and CJK character bigrams, with counts."""
-    bag: Counter[str] = Counter()
-    for m in _LATIN.finditer(text):
-        word = m.group(0).lower().strip(".-_")
-        if word not in STOP and len(word) >= 3:
-            bag[word] += 1
-    for m in _CJK_RUN.finditer(text):
-        run = m.group(0)
-        for i in range(len(run) - 1):
-            gram = run[i : i + 2]
-            if gram not in CJK_STOP:
-                bag[gram] += 1
+    words = (w.lower().strip(".-_") for w in _LATIN.findall(text))
+    bag = Counter(w for w in words if w not in STOP and len(w) >= 3)
+    bag.update(g for g in _CJK_BIGRAM.findall(text) if g not in CJK_STOP)
     return bag
 
 

@@ -34,7 +34,7 @@ from .models import (
     Violation,
 )
 from .notes import URL_RE, NoteItem, blocks, note_items
-from .numbers import cores_by_line, normalize, number_cores, occurs_in, scan
+from .numbers import cores_by_line, normalize, normalize_lines, number_cores, occurs_in, scan
 
 RULES: dict[str, str] = {
     "quantity-uncited": "every quantity in an object's text is bound to a number citation",
@@ -200,8 +200,9 @@ class MaterialFacts:
 
     @classmethod
     def build(cls, material: Material) -> MaterialFacts:
-        facts = cls(material, normalize(material.text))
         lines = material.text.split("\n")
+        normalized = normalize_lines(lines)
+        facts = cls(material, "".join(normalized), normalized)
         if material.kind in (MaterialKind.inbox_note, MaterialKind.other):
             # the verifier's own plain rule, from the marker table: whatever level the reader (or
             # a producer) gave the item, a line is quotable only if its item states an unhedged full
@@ -218,7 +219,6 @@ class MaterialFacts:
             facts.line_blocks = where
         elif material.kind in (MaterialKind.repo_card, MaterialKind.paper_card, MaterialKind.knowledge):
             facts.uniform = EvidenceLevel.card
-        facts.lines = [normalize(line) for line in lines]
         facts.line_set = set(facts.lines)
         for n, cores in enumerate(cores_by_line(facts.lines)):
             for core in cores:
