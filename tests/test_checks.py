@@ -278,3 +278,39 @@ def test_detect_all_runs_every_detector(example_kb) -> None:
         ContradictionKind.not_quotable,
     }
     assert len(found.refreshes) == 5
+
+
+def _lead_items():
+    from pathlib import Path
+
+    from e1prep.models import MaterialKind, MaterialStatus
+    from e1prep.notes import note_items
+
+    root = Path(__file__).resolve().parents[1]
+    for manifest in sorted(root.glob("evals/*/*/manifest.json")):
+        kb = load_kb(manifest)
+        for m in kb.materials:
+            if m.status is MaterialStatus.read and m.kind in (MaterialKind.inbox_note, MaterialKind.other):
+                yield from (i for i in note_items(m) if i.evidence in (EvidenceLevel.summary, EvidenceLevel.unverified))
+
+
+def test_a_leads_level_without_a_scan_is_the_level_the_scan_gives() -> None:
+    """``not_quotable`` skips scanning a lead whose lines that could hold a number share its level."""
+    decided = 0
+    for item in _lead_items():
+        level = checks._lead_level(item)
+        if level is None:
+            continue
+        decided += 1
+        found = checks._unquotable_numbers(item)
+        assert level is (found[0].level if found else item.evidence), item.title
+    assert decided > 20
+
+
+def test_a_line_read_at_another_level_makes_the_lead_scan() -> None:
+    from e1prep.notes import split_note
+
+    [item] = split_note("n.md", "## 1. Foo https://x.org/a\n\n核查：未核实\n\n- 厂商称吞吐 3 倍\n- 另有 5 个节点\n")
+    assert item.evidence is EvidenceLevel.unverified
+    assert checks._lead_level(item) is None  # the vendor line holds a number: which line comes first decides
+    assert checks._unquotable_numbers(item)[0].level is EvidenceLevel.vendor

@@ -282,12 +282,16 @@ def _not_quotable(kb: KB, skip: Collection[tuple[str, int]]) -> Iterator[Registr
     for material, item in _items(kb):
         if (material.path, item.line_start) in skip:
             continue
-        found = _unquotable_numbers(item)
         lead = item.evidence in (EvidenceLevel.summary, EvidenceLevel.unverified)
-        if not found and not lead:
-            continue
+        found: list[_Unquotable] | None = None
+        if lead and (level := _lead_level(item)) is not None:
+            evidence = level  # its numbers are scanned only if the registration is shown
+        else:
+            found = _unquotable_numbers(item)
+            if not found and not lead:
+                continue
+            evidence = found[0].level if found else item.evidence
         key = short_title(item)  # a registration names its item as a reader names a lead
-        evidence = found[0].level if found else item.evidence
         yield Registration(
             key,
             ContradictionKind.not_quotable,
@@ -298,8 +302,9 @@ def _not_quotable(kb: KB, skip: Collection[tuple[str, int]]) -> Iterator[Registr
 
 
 def _not_quotable_line(
-    material: Material, item: NoteItem, key: str, evidence: EvidenceLevel, found: list[_Unquotable]
+    material: Material, item: NoteItem, key: str, evidence: EvidenceLevel, found: list[_Unquotable] | None
 ) -> Contradiction:
+    found = _unquotable_numbers(item) if found is None else found
     cites = [_cite(u.text, u.level, material.path, u.quote, u.line) for u in found]
     levels = sorted({c.evidence.label for c in cites} or {item.evidence.label})
     numbers_text = "、".join(dict.fromkeys(c.text for c in cites))
@@ -331,6 +336,23 @@ class _Unquotable(NamedTuple):
     level: EvidenceLevel
     quote: str
     line: int
+
+
+_DIGIT = re.compile(r"\d")  # every quantity holds one (full-width digits are ``\d`` too)
+
+
+def _lead_level(item: NoteItem) -> EvidenceLevel | None:
+    """A lead's registration level without scanning its numbers: its own level, when every line
+    that could hold an unquotable number is read at that level (None: which line holds one decides)."""
+    for _, block in blocks(item.text):
+        if not _DIGIT.search(block):
+            continue
+        level = line_evidence(block) or item.evidence
+        if level.quotable or _URL_LINE.match(block.strip()):
+            continue
+        if level is not item.evidence:
+            return None
+    return item.evidence
 
 
 def _unquotable_numbers(item: NoteItem) -> list[_Unquotable]:
