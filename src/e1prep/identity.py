@@ -49,11 +49,16 @@ class Identity:
         return self.strong or (self.key_hits > 0 and not low) or (self.recheck is not None and named)
 
 
+_MD_LINK = re.compile(r"\[([^\]]+)\]\([^)]+\)")
+_TITLE_BREAK = re.compile(r"[（(：:]")
+_SHORT_CJK = re.compile(r"[\u4e00-\u9fff]{1,3}")
+
+
 def short_title(item: NoteItem) -> str:
     """The title's head, as a reader names a lead (``DeepInfer 源码级拆解``, ``AINews（Oct 2026）`` →
     ``AINews``); an author's handle is who wrote it, not a name (``@alphapicks：Index`` → ``Index``)."""
-    title = re.sub(r"\[([^\]]+)\]\([^)]+\)", r"\1", item.title)
-    parts = [p.strip() for p in re.split(r"[（(：:]", title) if p.strip()]
+    title = _MD_LINK.sub(r"\1", item.title)
+    parts = [p.strip() for p in _TITLE_BREAK.split(title) if p.strip()]
     parts = [p for p in parts if not p.startswith("@")] or parts
     return parts[0] if parts else item.title
 
@@ -132,7 +137,7 @@ def _hyphenated(text: str) -> list[str]:
 
 
 def _short_cjk(name: str) -> bool:
-    return bool(re.fullmatch(r"[\u4e00-\u9fff]{1,3}", name))
+    return bool(_SHORT_CJK.fullmatch(name))
 
 
 def aside_names(item: NoteItem) -> list[str]:

@@ -72,6 +72,9 @@ class ManifestItem:
     spot_check: tuple[str, ...] = ()
 
 
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
 @dataclass(frozen=True)
 class Manifest:
     path: Path
@@ -82,7 +85,7 @@ class Manifest:
     @property
     def date(self) -> str:
         """The batch date: the calendar date of ``created`` as written."""
-        match = re.match(r"\d{4}-\d{2}-\d{2}", self.created)
+        match = _ISO_DATE.match(self.created)
         return match.group(0) if match else self.created
 
     def select(self, item_id: str | None) -> ManifestItem:

@@ -185,12 +185,18 @@ def is_stale(item: NoteItem, batch_date: str) -> bool:
     return age is not None and age > STALE_DAYS
 
 
+_STATUS_SIGN = re.compile(r"^[^\w\s【\[(（《「\"'*#`@]{1,4}\s+")
+_ORDINAL_LEAD = re.compile(r"^(?:\d{1,3}[.)、]|[①-⑳]|条目\s*\d+\s*[:：]?|Item\s*\d+\s*[:：]?)\s*")
+_LENTICULAR_TITLE = re.compile(r"^【([^】]{2,200})】.*$")
+_MD_LINK = re.compile(r"\[([^\]]+)\]\([^)]+\)")
+
+
 def _clean_title(raw: str) -> str:
     # a leading status sign (``🟢 Title``, ``✔ Title``) is the check, read through the legend; not the title
-    raw = re.sub(r"^[^\w\s【\[(（《「\"'*#`@]{1,4}\s+", "", raw.strip())
-    title = re.sub(r"^(?:\d{1,3}[.)、]|[①-⑳]|条目\s*\d+\s*[:：]?|Item\s*\d+\s*[:：]?)\s*", "", raw.strip())
-    title = re.sub(r"^【([^】]{2,200})】.*$", r"\1", title)
-    title = re.sub(r"\[([^\]]+)\]\([^)]+\)", r"\1", title)
+    raw = _STATUS_SIGN.sub("", raw.strip())
+    title = _ORDINAL_LEAD.sub("", raw.strip())
+    title = _LENTICULAR_TITLE.sub(r"\1", title)
+    title = _MD_LINK.sub(r"\1", title)
     title = URL_RE.sub("", title)
     return title.replace("**", "").replace("`", "").strip(" -—:：|")
 
@@ -205,12 +211,17 @@ class _Span:
     cells: list[str] = field(default_factory=list)  # a table row's other cells (not title, URL, number, check)
 
 
+_BR = re.compile(r"<br\s*/?>")
+_CELL_PIPE = re.compile(r"(?<!\\)\|")
+_NUMBER_CELL = re.compile(r"[#\d\s.]+")
+
+
 def _cells(row: str) -> list[str]:
     """A table row's cells: split on unescaped pipes, ``<br>`` read as a line break."""
     inner = row.strip()
     inner = inner[1:] if inner.startswith("|") else inner
     inner = inner[:-1] if inner.endswith("|") and not inner.endswith("\\|") else inner
-    return [re.sub(r"<br\s*/?>", " ", c).replace("\\|", "|").strip() for c in re.split(r"(?<!\\)\|", inner)]
+    return [_BR.sub(" ", c).replace("\\|", "|").strip() for c in _CELL_PIPE.split(inner)]
 
 
 def _table_spans(lines: list[str]) -> tuple[list[_Span], list[list[str]]]:
@@ -238,7 +249,7 @@ def _table_spans(lines: list[str]) -> tuple[list[_Span], list[list[str]]]:
         other = [
             c
             for n, c in enumerate(cells)
-            if n not in (title_col, check_col) and c and not URL_RE.fullmatch(c) and not re.fullmatch(r"[#\d\s.]+", c)
+            if n not in (title_col, check_col) and c and not URL_RE.fullmatch(c) and not _NUMBER_CELL.fullmatch(c)
         ]
         spans.append(_Span(title, i, i + 1, "table", check, other))
         rows.append(cells)
@@ -247,7 +258,7 @@ def _table_spans(lines: list[str]) -> tuple[list[_Span], list[list[str]]]:
 
 def _title_column(header: list[str], cells: list[str]) -> int:
     for n, cell in enumerate(cells):
-        if cell and not re.fullmatch(r"[#\d\s.]+", cell) and not URL_RE.fullmatch(cell) and len(cell) > 3:
+        if cell and not _NUMBER_CELL.fullmatch(cell) and not URL_RE.fullmatch(cell) and len(cell) > 3:
             return n
     return 0
 

@@ -393,17 +393,22 @@ def _card_citation(material: Material, field: str, value: object, quote: bool = 
     )
 
 
+_BULLET_LEAD = re.compile(r"^\s*(?:[-*+]|\d{1,2}[.)、])\s+")
+_MD_LINK = re.compile(r"\[([^\]]+)\]\(([^)]+)\)")
+_ASIDE = re.compile(r"[（(][^）)]*[）)]")
+
+
 def _strip_bullet(line: str) -> str:
-    return re.sub(r"^\s*(?:[-*+]|\d{1,2}[.)、])\s+", "", line).strip()
+    return _BULLET_LEAD.sub("", line).strip()
 
 
 def _point_text(block: str) -> str:
     lines = [_strip_bullet(ln) if n == 0 else ln.strip() for n, ln in enumerate(block.split("\n"))]
     text = " ".join(x for x in lines if x)
-    text = re.sub(r"\[([^\]]+)\]\(([^)]+)\)", r"\1（\2）", text)
+    text = _MD_LINK.sub(r"\1（\2）", text)
     return text.replace("**", "").strip()
 
 
 def _short_title(item: NoteItem) -> str:
     """The item's title without asides, as a reader would name it (``DeepInfer 源码级拆解``)."""
-    return re.sub(r"[（(][^）)]*[）)]", "", item.title).strip(" ：:")[:60]
+    return _ASIDE.sub("", item.title).strip(" ：:")[:60]

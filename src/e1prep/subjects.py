@@ -25,6 +25,8 @@ _PHRASE = re.compile(
 )
 _SPAN = re.compile(r"\*\*([^*\n]{2,80})\*\*|`([^`\n]{2,60})`")
 _VERSION_TAIL = re.compile(r"(?:\s+v?|\s*\bv)\d+(?:\.\d+)+\S*$")
+_BARE_VERSION = re.compile(r"v?\d+(?:\.\d+)*")
+_ISSUE_REF = re.compile(r"#\d")
 _SEGMENT = re.compile(r"\s*(?:[：:|｜]|\s[—–-]{1,2}\s|——)\s*")
 
 
@@ -56,7 +58,7 @@ def _junk(name: str) -> bool:
         or lex.is_outlet(name)
         or lex.is_label(name)
         or all(lex.is_generic(w) or lex.is_label(w) for w in words)
-        or bool(re.fullmatch(r"v?\d+(?:\.\d+)*", low))
+        or bool(_BARE_VERSION.fullmatch(low))
         or low in ("arxiv", "https", "http", "www")
         or name.startswith("@")  # an author's handle: who wrote it, not what it is about
     )
@@ -83,7 +85,7 @@ class _Board:
         self.scored: dict[str, Candidate] = {}
 
     def add(self, name: str, score: float, origin: str) -> None:
-        name = _VERSION_TAIL.sub("", name.strip(" .,;:：，。-—/")) if not re.search(r"#\d", name) else name.strip()
+        name = _VERSION_TAIL.sub("", name.strip(" .,;:：，。-—/")) if not _ISSUE_REF.search(name) else name.strip()
         if _junk(name):
             return
         if _product_like(name):
