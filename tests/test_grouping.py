@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from e1prep.grouping import GROUP_MIN, Registration, group_contradictions
+from e1prep.grouping import GROUP_MIN, ExclusionGroups, Registration, group_contradictions, group_excluded
 from e1prep.markers import strictest
-from e1prep.models import Contradiction, ContradictionKind, EvidenceLevel
+from e1prep.models import Contradiction, ContradictionKind, EvidenceLevel, Excluded
 
 KINDS = [ContradictionKind.not_quotable, ContradictionKind.access_blocked, ContradictionKind.count_mismatch]
 LEVELS = [EvidenceLevel.summary, EvidenceLevel.unverified, EvidenceLevel.vendor, EvidenceLevel.partial]
@@ -88,3 +88,32 @@ def test_a_registration_made_unlike_its_announcement_is_refused() -> None:
     wrong = Registration("item 2", c.kind, tuple(c.sources), c.evidence, lambda: c)
     with pytest.raises(ValueError, match="item 2"):
         group_contradictions([wrong])
+
+
+REASONS = [
+    "未核实（无核查说明），列为待核查线索，不作增量",
+    "与活文档主题词几乎不重合，判为非本主题",
+    "内容日期 2024-01-0{n}，旧内容",
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2), st.integers(0, 30), st.integers(0, 3)), max_size=60))
+def test_exclusions_grouped_as_they_come_equal_grouping_the_finished_list(
+    specs: list[tuple[int, int, int, int]],
+) -> None:
+    entries = [
+        Excluded(
+            key=f"item {key}",
+            sources=[f"inbox/a/{source}.md"],
+            evidence=LEVELS[level],
+            reason=REASONS[reason].format(n=key % 9 + 1),
+            url=f"https://x.org/{key}",
+        )
+        for reason, source, key, level in specs
+    ]
+    streamed = ExclusionGroups()
+    for e in entries:
+        streamed.add(e.key, list(e.sources), e.evidence, e.reason, e.url)
+    assert streamed.lines() == group_excluded(entries)
+    assert group_excluded(streamed.lines()) == streamed.lines()  # what the pipeline's finish does again

@@ -43,17 +43,69 @@ def group_excluded(excluded: list[Excluded]) -> list[Excluded]:
         if len(entries) < GROUP_MIN or any(e.members for e in entries):
             out += entries
             continue
-        keys = [e.key for e in entries]
-        out.append(
-            Excluded(
-                key=keys[0],
-                sources=list(sources),
-                evidence=strictest(*(e.evidence for e in entries)),
-                reason=f"{why}：本材料 {len(entries)} 条同因未采纳（例如 {_examples(keys)}）",
-                members=keys,
-            )
-        )
+        out.append(_excluded_group(sources, why, [e.key for e in entries], strictest(*(e.evidence for e in entries))))
     return out
+
+
+def _excluded_group(sources: tuple[str, ...], why: str, keys: list[str], evidence: EvidenceLevel) -> Excluded:
+    return Excluded(
+        key=keys[0],
+        sources=list(sources),
+        evidence=evidence,
+        reason=f"{why}：本材料 {len(keys)} 条同因未采纳（例如 {_examples(keys)}）",
+        members=keys,
+    )
+
+
+@dataclass
+class _Exclusion:
+    """An exclusion not yet made into an ``Excluded`` (only a shown one ever is)."""
+
+    key: str
+    sources: tuple[str, ...]
+    evidence: EvidenceLevel
+    reason: str
+    url: str | None
+
+
+@dataclass
+class _ExclusionBucket:
+    held: list[_Exclusion] = field(default_factory=list)  # until the bucket is a group
+    keys: list[str] = field(default_factory=list)
+    evidence: EvidenceLevel | None = None  # the strictest level so far
+
+
+class ExclusionGroups:
+    """Exclusions grouped as a producer makes them: the lines ``group_excluded`` would give for them.
+
+    A bucket (material, reason kind) that reaches ``GROUP_MIN`` keeps only every key and the
+    strictest level, so ten thousand excluded items of a dump never sit in memory as objects.
+    """
+
+    def __init__(self) -> None:
+        self._buckets: dict[tuple[tuple[str, ...], str], _ExclusionBucket] = {}
+
+    def add(self, key: str, sources: list[str], evidence: EvidenceLevel, reason: str, url: str | None = None) -> None:
+        entry = _Exclusion(key, tuple(sources), evidence, reason, url)
+        bucket = self._buckets.setdefault((entry.sources, _reason_kind(reason)), _ExclusionBucket())
+        bucket.keys.append(key)
+        bucket.evidence = evidence if bucket.evidence is None else strictest(bucket.evidence, evidence)
+        if len(bucket.keys) < GROUP_MIN:
+            bucket.held.append(entry)
+        else:
+            bucket.held.clear()
+
+    def lines(self) -> list[Excluded]:
+        out: list[Excluded] = []
+        for (sources, why), bucket in self._buckets.items():
+            if len(bucket.keys) >= GROUP_MIN and bucket.evidence is not None:
+                out.append(_excluded_group(sources, why, bucket.keys, bucket.evidence))
+                continue
+            out += [
+                Excluded(key=e.key, sources=list(e.sources), evidence=e.evidence, reason=e.reason, url=e.url)
+                for e in bucket.held
+            ]
+        return out
 
 
 #: registrations grouped per material (cross-document findings, such as counts and cards, never are)

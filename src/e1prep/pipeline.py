@@ -251,8 +251,9 @@ def sources_of(kb: KB, production: Production) -> list[SourceEntry]:
     counts: dict[str, int] = {}
     drawn: list[Increment | Refresh | Excluded] = [*production.increments, *production.refreshes, *production.excluded]
     for obj in drawn:
+        size = len(getattr(obj, "members", None) or ()) or 1  # a grouped line counts every item it stands for
         for s in obj.sources:
-            counts[s] = counts.get(s, 0) + 1
+            counts[s] = counts.get(s, 0) + size
     for m in (*kb.materials, *kb.spot_checks, kb.knowledge_material):
         status, reason = m.status, m.reason
         if m.path in production.failures:

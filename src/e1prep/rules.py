@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from . import markers
 from .checks import display_name, doc_counts
+from .grouping import ExclusionGroups
 from .identity import identify, may_be_known_as_a_lead
 from .knowledge import KnowledgeDoc
 from .lexicon import lexicon
@@ -22,7 +23,6 @@ from .loading import KB, Material, card_field_line, card_repo, card_section
 from .models import (
     DocHits,
     EvidenceLevel,
-    Excluded,
     Increment,
     MaterialKind,
     MaterialStatus,
@@ -148,32 +148,39 @@ class RulesProducer:
     def produce(self, kb: KB, doc: KnowledgeDoc) -> Production:
         index = SectionIndex.build(doc)
         out = Production()
+        excluded = ExclusionGroups()  # a dump's excluded items are grouped as they come, not held as objects
         for material in kb.materials:
             if material.status is not MaterialStatus.read:
                 continue
             if material.kind is MaterialKind.repo_card:
-                self._repo_card(material, doc, index, out)
+                self._repo_card(material, doc, index, out, excluded)
             elif material.kind is MaterialKind.paper_card:
-                self._paper_card(material, doc, out)
+                self._paper_card(material, doc, out, excluded)
             elif material.kind in (MaterialKind.inbox_note, MaterialKind.other):
                 for item in note_items(material):
-                    self._note_item(kb, material, item, doc, index, out)
+                    self._note_item(kb, material, item, doc, index, out, excluded)
+        out.excluded = excluded.lines()
         return out
 
     # --- inbox notes --------------------------------------------------------------------------
 
     def _note_item(
-        self, kb: KB, material: Material, item: NoteItem, doc: KnowledgeDoc, index: SectionIndex, out: Production
+        self,
+        kb: KB,
+        material: Material,
+        item: NoteItem,
+        doc: KnowledgeDoc,
+        index: SectionIndex,
+        out: Production,
+        excluded: ExclusionGroups,
     ) -> None:
         if item.duplicate_of is not None:
-            out.excluded.append(
-                Excluded(
-                    key=_short_title(item) or f"{material.path}#{item.index}",
-                    sources=[material.path],
-                    evidence=item.evidence,
-                    reason=f"与本材料前文一条逐字相同（第 {item.duplicate_of} 条），只计一次",
-                    url=item.url,
-                )
+            excluded.add(
+                _short_title(item) or f"{material.path}#{item.index}",
+                [material.path],
+                item.evidence,
+                f"与本材料前文一条逐字相同（第 {item.duplicate_of} 条），只计一次",
+                item.url,
             )
             return
         # read in full, only the numbers are the vendor's own: an increment whose numbers are not quotable
@@ -200,14 +207,8 @@ class RulesProducer:
             excluded_reason = "与活文档主题词几乎不重合，判为非本主题"
             out.off_topic.add((material.path, item.line_start))
         if excluded_reason:
-            out.excluded.append(
-                Excluded(
-                    key=title or (ident.key if ident else ""),
-                    sources=[material.path],
-                    evidence=item.evidence,
-                    reason=excluded_reason,
-                    url=item.url,
-                )
+            excluded.add(
+                title or (ident.key if ident else ""), [material.path], item.evidence, excluded_reason, item.url
             )
             return
         assert ident is not None  # only an excluded item goes unidentified
@@ -275,7 +276,9 @@ class RulesProducer:
 
     # --- cards ---------------------------------------------------------------------------------
 
-    def _repo_card(self, material: Material, doc: KnowledgeDoc, index: SectionIndex, out: Production) -> None:
+    def _repo_card(
+        self, material: Material, doc: KnowledgeDoc, index: SectionIndex, out: Production, excluded: ExclusionGroups
+    ) -> None:
         repo = card_repo(material)
         short = repo.split("/")[-1]
         hits = [doc.search(repo), doc.search(short)]
@@ -308,9 +311,7 @@ class RulesProducer:
             reason = "资源索引/汇总列表，不含新的技术内容，不作增量"
         if reason:
             url = str(material.front.get("url") or "") or None
-            out.excluded.append(
-                Excluded(key=short, sources=[material.path], evidence=EvidenceLevel.card, reason=reason, url=url)
-            )
+            excluded.add(short, [material.path], EvidenceLevel.card, reason, url)
             return
         stars, weekly = material.front.get("stars"), material.front.get("stars_weekly")
         boundary = []
@@ -351,7 +352,7 @@ class RulesProducer:
             )
         )
 
-    def _paper_card(self, material: Material, doc: KnowledgeDoc, out: Production) -> None:
+    def _paper_card(self, material: Material, doc: KnowledgeDoc, out: Production, excluded: ExclusionGroups) -> None:
         arxiv = str(material.front.get("arxiv") or "")
         title = str(material.front.get("title") or arxiv or material.path)
         if arxiv and doc.anchored(arxiv):
@@ -365,13 +366,11 @@ class RulesProducer:
                 )
             )
             return
-        out.excluded.append(
-            Excluded(
-                key=title,
-                sources=[material.path],
-                evidence=EvidenceLevel.summary,
-                reason="paper_card 只有 TLDR/摘要级信息，未读原文：列为候选，不作增量",
-            )
+        excluded.add(
+            title,
+            [material.path],
+            EvidenceLevel.summary,
+            "paper_card 只有 TLDR/摘要级信息，未读原文：列为候选，不作增量",
         )
 
 
