@@ -22,6 +22,7 @@ one wins.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -353,9 +354,9 @@ class NoteContext:
     ranges: dict[int, list[Statement]] = field(default_factory=dict)
     legend_lines: set[int] = field(default_factory=set)
 
-    @property
+    @functools.cached_property
     def legend_words(self) -> dict[str, str]:
-        """Symbol → the words the note defines it by."""
+        """Symbol → the words the note defines it by (one mapping, shared by the note's items: read only)."""
         return {sym: st.text for sym, st in self.legend.items()}
 
 

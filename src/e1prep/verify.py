@@ -310,11 +310,11 @@ class Verifier:
             if m.status is MaterialStatus.read:
                 self.facts[m.path] = MaterialFacts.build(m)
         self.scope = {m.path for m in (*kb.materials, *kb.spot_checks)}
-        self.all_text = "\n".join(m.text for m in (*kb.materials, *kb.spot_checks) if m.status is MaterialStatus.read)
+        self._texts = [m.text for m in (*kb.materials, *kb.spot_checks) if m.status is MaterialStatus.read]
         self.section_ids = {s.id for s in doc.sections}
         #: every URL and arXiv id of the materials (what is looked up): most lookups end here, the rest
-        #: search the text once each (a set of every word would cost several times the input in memory)
-        self._tokens = set(URL_RE.findall(self.all_text)) | set(arxiv_ids(self.all_text))
+        #: search the texts once each (a set of every word would cost several times the input in memory)
+        self._tokens = {t for text in self._texts for t in (*URL_RE.findall(text), *arxiv_ids(text))}
         self._in_materials: dict[str, bool] = {}
         self._hits: dict[str, int] = {}
 
@@ -322,8 +322,15 @@ class Verifier:
         """Does ``text`` occur verbatim in a material? (URLs, arXiv ids: answered once each.)"""
         found = self._in_materials.get(text)
         if found is None:
-            found = self._in_materials[text] = text in self._tokens or text in self.all_text
+            found = self._in_materials[text] = text in self._tokens or self._in_texts(text)
         return found
+
+    def _in_texts(self, text: str) -> bool:
+        """In one material's text; a text with a line break may also run from one material into the next
+        (the materials read as one text joined by line breaks)."""
+        if "\n" in text:
+            return text in "\n".join(self._texts)
+        return any(text in t for t in self._texts)
 
     def hits(self, term: str) -> int:
         if term not in self._hits:
