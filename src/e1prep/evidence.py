@@ -449,15 +449,19 @@ def read_item(
     return reading
 
 
+_ITEM_NUMBER = re.compile(
+    r"^\s*(?:#{1,6}\s*)?(?:\|\s*)?(?:\*\*)?\(?(?:条目\s*|Item\s*)?(\d{1,3})\s*(?:[.)、|:：]|\s|\*\*)", re.I
+)
+_ITEM_CIRCLED = re.compile(r"^\s*(?:#{1,6}\s*)?(?:\*\*)?([①-⑳])")
+
+
 def item_number(text: str) -> int | None:
     """The number the note gives an item (``## 3. …``, ``| 3 | …``, ``**3. …**``, ``③``), if any."""
     first = text.lstrip("\n").split("\n", 1)[0]
-    m = re.match(
-        r"^\s*(?:#{1,6}\s*)?(?:\|\s*)?(?:\*\*)?\(?(?:条目\s*|Item\s*)?(\d{1,3})\s*(?:[.)、|:：]|\s|\*\*)", first, re.I
-    )
+    m = _ITEM_NUMBER.match(first)
     if m:
         return int(m.group(1))
-    m = re.match(r"^\s*(?:#{1,6}\s*)?(?:\*\*)?([①-⑳])", first)
+    m = _ITEM_CIRCLED.match(first)
     if m:
         return ord(m.group(1)) - ord("①") + 1
     return None
