@@ -146,6 +146,7 @@ def main() -> None:
     head = f"{'MB':>5} {'ref s':>7} {'draft s':>8} {'ratio':>7} {'growth MB':>9} {'x input':>7} "
     print(head + f"{'md KB':>7} {'json KB':>8} {'inc':>5} {'con':>6} {'exc':>6}")
     drafts: dict[float, float] = {}
+    verdicts: list[str] = []
     for mb in sizes:
         with tempfile.TemporaryDirectory() as tmp:
             manifest = make_kb(Path(tmp) / "kb", args.kind, mb)
@@ -156,11 +157,24 @@ def main() -> None:
             f"{r['growth_mb']:9.1f} {r['growth_mb'] * 1024 / r['input_kb']:7.1f} {r['md_kb']:7.1f} "
             f"{r['json_kb']:8.1f} {r['increments']:5.0f} {r['contradictions']:6.0f} {r['excluded']:6.0f}"
         )
+        if mb == 2.0:
+            ratio, times = r["draft"] / max(r["ref"], 1e-6), r["growth_mb"] * 1024 / r["input_kb"]
+            verdicts.append(f"2 MB ratio {ratio:.1f} (target <= 10): {_verdict(ratio <= 10)}")
+            verdicts.append(f"2 MB peak memory growth {times:.1f}x the input (target <= 10): {_verdict(times <= 10)}")
     if 2.0 in drafts and 5.0 in drafts:
-        print(f"5 MB / 2 MB draft time: {drafts[5.0] / drafts[2.0]:.2f} (target <= 2.5)")
+        growth = drafts[5.0] / drafts[2.0]
+        verdicts.append(f"5 MB / 2 MB draft time: {growth:.2f} (target <= 2.5): {_verdict(growth <= 2.5)}")
     with tempfile.TemporaryDirectory() as tmp:
         d = _run("--child-doc", "100", tmp)
-    print(f"living document x100 ({d['mb']:.1f} MB): rules draft of the example {d['seconds']:.2f} s (target <= 1.5)")
+    doc_ok = _verdict(d["seconds"] <= 1.5)
+    verdicts.append(
+        f"living document x100 ({d['mb']:.1f} MB): rules draft {d['seconds']:.2f} s (target <= 1.5): {doc_ok}"
+    )
+    print("\n".join(verdicts))
+
+
+def _verdict(ok: bool) -> str:
+    return "met" if ok else "MISSED"
 
 
 if __name__ == "__main__":
