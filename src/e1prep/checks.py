@@ -12,7 +12,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .grouping import Registration, group_contradictions
+from .grouping import GROUP_MIN, Registration, group_contradictions
 from .identity import short_title
 from .knowledge import KnowledgeDoc
 from .loading import KB, Material, card_field_line, card_repo, card_section
@@ -279,19 +279,22 @@ def not_quotable(kb: KB, doc: KnowledgeDoc, skip: Collection[tuple[str, int]] = 
 
 
 def _not_quotable(kb: KB, skip: Collection[tuple[str, int]]) -> Iterator[Registration]:
+    made: dict[str, int] = {}  # registrations so far, per material
     for material, item in _items(kb):
         if (material.path, item.line_start) in skip:
             continue
         lead = item.evidence in (EvidenceLevel.summary, EvidenceLevel.unverified)
         found: list[_Unquotable] | None = None
-        if lead and (level := _lead_level(item)) is not None:
-            evidence = level  # its numbers are scanned only if the registration is shown
+        counted_only = made.get(material.path, 0) >= GROUP_MIN - 1  # its material's line is a group
+        if lead and counted_only and (level := _lead_level(item)) is not None:
+            evidence = level  # a group only counts it: its numbers need no scan
         else:
             found = _unquotable_numbers(item)
             if not found and not lead:
                 continue
             evidence = found[0].level if found else item.evidence
         key = short_title(item)  # a registration names its item as a reader names a lead
+        made[material.path] = made.get(material.path, 0) + 1
         yield Registration(
             key,
             ContradictionKind.not_quotable,
