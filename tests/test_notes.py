@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from e1prep import notes
 from e1prep.models import EvidenceLevel
 from e1prep.notes import item_date, item_evidence, item_names, line_evidence, split_note
 
@@ -202,3 +205,43 @@ def test_a_section_heading_ends_the_titled_item_before_it() -> None:
         "TensorRT-LLM 基准",
     ]
     assert all("## 其他" not in i.text for i in items)
+
+
+_LINE_KINDS = [
+    "## 1. 标题",
+    "### 子节",
+    "# 顶",
+    "| 名称 | 链接 | 核查 |",
+    "|---|---|---|",
+    "| :-- | --: |",
+    "| vLLM | https://x.org/a | 已核查原文 |",
+    "| 2 | SGLang https://y.org/b |",
+    "- 条目 https://z.org/c",
+    "1. 编号 https://w.org/d",
+    "正文一行",
+    "",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_LINE_KINDS), max_size=30))
+def test_a_sections_table_rows_are_the_whole_notes_rows_inside_it(kinds: list[str]) -> None:
+    """``_refine`` takes a heading's rows from the whole note's table rows instead of reading its lines again."""
+    lines = list(kinds)
+    rows = notes._table_spans(lines)[0]
+    for span in notes._heading_spans(lines):
+        first = span.start + 1
+        own = [(s.title, s.start, s.end, s.check, s.cells) for s in notes._table_spans(lines[first : span.end])[0]]
+        shifted = [
+            (s.title, s.start - first, s.end - first, s.check, s.cells) for s in rows if first <= s.start < span.end
+        ]
+        assert own == shifted
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(_LINE_KINDS), max_size=20), st.integers(0, 20), st.integers(0, 25))
+def test_a_window_of_the_url_lines_answers_as_the_lines_of_the_window(kinds: list[str], first: int, end: int) -> None:
+    whole, part = notes._UrlLines(kinds).window(first, end), notes._UrlLines(kinds[first:end])
+    for a in range(0, 22):
+        for b in range(a, 24):
+            assert whole.any(a, b) == part.any(a, b)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field, replace
 
@@ -305,10 +306,19 @@ class _UrlLines:
         self.before = [0]
         for line in lines:
             self.before.append(self.before[-1] + (1 if "://" in line and URL_RE.search(line) else 0))
+        self.offset, self.size = 0, len(lines)
+
+    def window(self, first: int, end: int) -> _UrlLines:
+        """The same answers for the lines ``first:end``, counted from 0 (no line is searched again)."""
+        view = object.__new__(_UrlLines)
+        view.before = self.before
+        view.offset = self.offset + first
+        view.size = max(0, min(end, self.size) - first)
+        return view
 
     def any(self, start: int, end: int) -> bool:
-        end = min(end, len(self.before) - 1)
-        return start < end and self.before[end] - self.before[start] > 0
+        end = min(end, self.size)
+        return start < end and self.before[self.offset + end] - self.before[self.offset + start] > 0
 
 
 def _list_spans(
@@ -406,10 +416,11 @@ def _link_paragraph_spans(lines: list[str]) -> list[_Span]:
 def _spans_of(lines: list[str]) -> list[_Span]:
     """The best single structure of a block of lines: the one whose items carry the most URLs."""
     urls = _UrlLines(lines)
+    tables = _table_spans(lines)[0]
     candidates = [
-        _refine(lines, _heading_spans(lines), urls),
+        _refine(lines, _heading_spans(lines), urls, tables),
         _list_spans(lines, _NUMBERED, need_url=False, name="numbered"),
-        _table_spans(lines)[0],
+        tables,
         _list_spans(lines, _TOP_BULLET, need_url=True, name="bullet", urls=urls),
         _link_paragraph_spans(lines),
         _titled_url_spans(lines),
@@ -427,14 +438,22 @@ def _spans_of(lines: list[str]) -> list[_Span]:
     return best
 
 
-def _refine(lines: list[str], spans: list[_Span], urls: _UrlLines) -> list[_Span]:
-    """A heading that holds a table or list of several items with URLs is split into those items."""
+def _refine(lines: list[str], spans: list[_Span], urls: _UrlLines, tables: list[_Span]) -> list[_Span]:
+    """A heading that holds a table or list of several items with URLs is split into those items.
+
+    ``tables`` are the table rows of all ``lines``: those under a heading are the rows its lines alone
+    give (a heading line is never a table row or rule, so no table runs into or out of a section).
+    """
     out: list[_Span] = []
+    starts = [t.start for t in tables]
     for span in spans:
         first = span.start + 1  # the heading's own line is not inside it
         inner = lines[first : span.end]
+        rows = tables[bisect.bisect_left(starts, first) : bisect.bisect_left(starts, span.end)]
+        own_rows = [_Span(t.title, t.start - first, t.end - first, t.recogniser, t.check, t.cells) for t in rows]
+        listed = _list_spans(inner, _NUMBERED, need_url=True, name="numbered", urls=urls.window(first, span.end))
         sub: list[_Span] = []
-        for candidate in (_table_spans(inner)[0], _list_spans(inner, _NUMBERED, need_url=True, name="numbered")):
+        for candidate in (own_rows, listed):
             with_url = [s for s in candidate if urls.any(first + s.start, first + s.end)]
             # several items with URLs; or, under a topic heading with no URL of its own, bold-numbered items
             bold = [s for s in with_url if inner[s.start].lstrip().startswith("**")]

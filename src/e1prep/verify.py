@@ -35,6 +35,7 @@ from .models import (
 )
 from .notes import URL_RE, NoteItem, blocks, note_items
 from .numbers import cores_by_line, normalize, normalize_lines, number_cores, occurs_in, scan
+from .regexgate import guarded
 
 RULES: dict[str, str] = {
     "quantity-uncited": "every quantity in an object's text is bound to a number citation",
@@ -59,9 +60,11 @@ RULES: dict[str, str] = {
 
 #: name-like words: compounds joined by - _ . / (``nvidia_flake8_2019``, ``recursive-oss/rec``),
 #: words mixing letters and digits (``flake8``), and bracketed labels (``[flake8]``, ``【X】``)
-_NAME_WORD = re.compile(
-    r"(?<![\w\-./])[A-Za-z][A-Za-z0-9]*(?:[\-_./][A-Za-z0-9]+)+(?![\w\-/])"
-    r"|(?<![\w\-./])[A-Za-z]+\d[A-Za-z0-9]*(?![\w\-/])"
+_NAME_WORD = guarded(
+    re.compile(
+        r"(?<![\w\-./])[A-Za-z][A-Za-z0-9]*(?:[\-_./][A-Za-z0-9]+)+(?![\w\-/])"
+        r"|(?<![\w\-./])[A-Za-z]+\d[A-Za-z0-9]*(?![\w\-/])"
+    )
 )
 _BRACKET = re.compile(r"\[([^\[\]\n]{1,60})\](?!\()|【([^【】\n]{1,60})】")
 _URLISH = re.compile(r"(?:https?://|www\.)\S+|\S+\.(?:md|json|ya?ml|txt)\b|§\s*\d+(?:\.\d+)*")
