@@ -227,16 +227,19 @@ def _legend_entries(rest: str) -> list[tuple[str, str]]:
     return out
 
 
-def parse_legend(lines: list[str], unlabelled: set[int] | None = None) -> dict[str, Statement]:
+def parse_legend(
+    lines: list[str], unlabelled: set[int] | None = None, labelled: dict[int, re.Match[str]] | None = None
+) -> dict[str, Statement]:
     """A note's own legend: symbol → the statement its description makes.
 
     A legend is a labelled line (``图例：``, ``Legend:``…) or, among the lines ``unlabelled`` allows
     (those outside every item), any line made of two or more ``symbol description`` entries whose
-    descriptions state evidence levels.
+    descriptions state evidence levels. ``labelled``: the ``legend_line`` matches of ``lines`` by index,
+    when the caller has them already.
     """
     legend: dict[str, Statement] = {}
     for i, line in enumerate(lines):
-        m = legend_line(line)
+        m = labelled.get(i) if labelled is not None else legend_line(line)
         if m:
             rest = m.group("rest").strip()
         elif unlabelled is not None and i in unlabelled and not line.lstrip().startswith("|"):
@@ -362,8 +365,9 @@ class NoteContext:
 
 def note_context(lines: list[str], outside: list[int], numbers: list[int]) -> NoteContext:
     """The legend of a note (any line) and the range statements on lines outside its items."""
-    legend = parse_legend(lines, set(outside))
-    legend_lines = {i for i, line in enumerate(lines) if legend_line(line)}
+    labelled = {i: m for i, line in enumerate(lines) if (m := legend_line(line))}
+    legend = parse_legend(lines, set(outside), labelled)
+    legend_lines = set(labelled)
     outer = [lines[i] for i in outside if i not in legend_lines and 0 <= i < len(lines)]
     return NoteContext(legend, range_statements(outer, numbers), legend_lines)
 

@@ -197,8 +197,10 @@ def _clean_title(raw: str) -> str:
     raw = _STATUS_SIGN.sub("", raw.strip())
     title = _ORDINAL_LEAD.sub("", raw.strip())
     title = _LENTICULAR_TITLE.sub(r"\1", title)
-    title = _MD_LINK.sub(r"\1", title)
-    title = URL_RE.sub("", title)
+    if "](" in title:
+        title = _MD_LINK.sub(r"\1", title)
+    if "://" in title:
+        title = URL_RE.sub("", title)
     return title.replace("**", "").replace("`", "").strip(" -—:：|")
 
 
