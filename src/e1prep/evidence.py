@@ -69,7 +69,7 @@ _SEPARATOR = re.compile(r"[/／|·・;；,，、]|\s")
 _CHECK_SYMBOLS = re.compile(f"[{re.escape(lexicon().check_symbols)}]")
 
 
-@dataclass
+@dataclass(slots=True)
 class Statement:
     """What one remark, legend symbol or range statement says."""
 
@@ -82,7 +82,7 @@ class Statement:
     full: bool = False  # the writer's own full read (un-negated, unquoted, unhedged)
 
 
-@dataclass
+@dataclass(slots=True)
 class Reading:
     """The reading of one item: its level, the words that decided it, and what was not understood."""
 

@@ -31,7 +31,7 @@ _TOP_BULLET = re.compile(r"^[-*+]\s+(.+)$")
 # graded reading of an item is e1prep.evidence.
 
 
-@dataclass
+@dataclass(slots=True)
 class NoteItem:
     """One item of a note: its text and line span, and what the rules read from it."""
 
