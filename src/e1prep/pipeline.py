@@ -251,7 +251,7 @@ def sources_of(kb: KB, production: Production) -> list[SourceEntry]:
     counts: dict[str, int] = {}
     drawn: list[Increment | Refresh | Excluded] = [*production.increments, *production.refreshes, *production.excluded]
     for obj in drawn:
-        size = len(getattr(obj, "members", None) or ()) or 1  # a grouped line counts every item it stands for
+        size = (len(obj.members) if isinstance(obj, Excluded) else 0) or 1  # a group counts every item in it
         for s in obj.sources:
             counts[s] = counts.get(s, 0) + size
     for m in (*kb.materials, *kb.spot_checks, kb.knowledge_material):

@@ -366,7 +366,7 @@ class Verifier:
             return out + self._anchor(path, obj)
         out += self._object_level(path, obj)
         out += self._key(path, obj)
-        members: list[str] = getattr(obj, "members", None) or []
+        members = obj.members if isinstance(obj, Contradiction) else []
         grounds = self._grounds(obj) if members else []
         named = {m for f in grounds for m in f.names_all(members)}
         for n, member in enumerate(members):
@@ -623,7 +623,7 @@ class Verifier:
     ) -> list[Violation]:
         out: list[Violation] = []
         cited_cores = list(cited)
-        members = getattr(obj, "members", None)
+        members = obj.members if isinstance(obj, Contradiction) else None
         if members:  # a grouped registration states its own size
             cited_cores.append(frozenset({str(len(members))}))
         hit_spans = [m.span() for m in _HIT_CLAIM.finditer(text)] if "命中" in text else []
