@@ -7,6 +7,8 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import repo_card
 from e1prep.errors import ManifestError
@@ -284,3 +286,69 @@ def test_kinds_from_layout(make_kb) -> None:
     kb = load_kb(manifest)
     assert [m.kind.value for m in kb.materials] == ["inbox_note", "repo_card", "paper_card", "other"]
     assert kb.knowledge_material.role == "baseline"
+
+
+_YAML_PARTS = [
+    "repo: acme/widget",
+    "stars: 1234",
+    "stars_weekly: +12",
+    "first_seen: 2026-10-01",
+    "last_seen: 2026-13-45",
+    "n: " + "9" * 80,
+    "title: 'a: quoted' ",
+    'title: "双引号 标题"',
+    "tags:",
+    "  - 推理",
+    "  - - nested",
+    "  - {a: 1, b: [2, 3]}",
+    "meta:",
+    "  inner:",
+    "    deeper: 0x1F",
+    "empty:",
+    "list: [1, 2, 2026-01-01]",
+    "flag: yes",
+    "bad: [unclosed",
+    "  bad indent: x",
+    "url: https://example.org/a?b=c#d",
+    "# a comment",
+    "",
+    "key with spaces: v",
+    "? complex",
+    ": value",
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_YAML_PARTS), max_size=10))
+def test_front_matter_parsed_by_libyaml_reads_as_the_pure_python_loader_reads_it(parts: list[str]) -> None:
+    """Front matter ``_plain`` clears goes to libyaml; what comes back (data, notes, or the refusal) is the same."""
+    from e1prep import loading
+
+    block = "\n".join(parts)
+
+    def slow() -> object:
+        loader = loading._FrontLoader(block)
+        try:
+            return ("data", loader.get_single_data(), loader.notes)
+        except Exception as exc:
+            return ("error", type(exc).__name__, str(exc))
+        finally:
+            loader.dispose()
+
+    def fast() -> object:
+        try:
+            data, notes = loading._load_front(block)
+            return ("data", data, notes)
+        except Exception as exc:
+            return ("error", type(exc).__name__, str(exc))
+
+    assert fast() == slow()
+
+
+def test_front_matter_with_an_anchor_or_deep_nesting_never_reaches_libyaml() -> None:
+    from e1prep import loading
+
+    assert loading._plain("repo: acme/widget\nstars: 12\n")
+    assert not loading._plain("a: &x 1\nb: *x\n")
+    assert not loading._plain("a: " + "[" * 20 + "]" * 20)
+    assert not loading._plain("\n".join(" " * n + "- x" for n in range(0, 40, 2)))

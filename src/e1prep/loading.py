@@ -389,6 +389,24 @@ class _Refused(yaml.MarkedYAMLError):
     problem: str
 
 
+def _lenient_timestamp(loader: Any, node: yaml.ScalarNode) -> object:
+    """A bad date stays text (with a note) instead of raising."""
+    try:
+        value: object = yaml.constructor.SafeConstructor.construct_yaml_timestamp(loader, node)
+    except (ValueError, OverflowError):
+        loader.notes.append(f"{node.value!r} is not a valid date; kept as text")
+        return str(node.value)
+    return value
+
+
+def _lenient_int(loader: Any, node: yaml.ScalarNode) -> object:
+    """An over-long integer stays text (with a note): converting it costs quadratic time."""
+    if len(str(node.value)) > MAX_INT_DIGITS:
+        loader.notes.append(f"an integer of {len(str(node.value))} characters is kept as text")
+        return str(node.value)
+    return yaml.constructor.SafeConstructor.construct_yaml_int(loader, node)
+
+
 class _FrontLoader(yaml.SafeLoader):
     """PyYAML's safe loader without aliases and with a depth cap; a bad date or an over-long integer
     stays text (with a warning) instead of raising."""
@@ -413,26 +431,47 @@ class _FrontLoader(yaml.SafeLoader):
         finally:
             self.depth -= 1
 
-    def construct_yaml_timestamp(self, node: yaml.ScalarNode) -> object:  # type: ignore[override]
-        try:
-            value: object = super().construct_yaml_timestamp(node)
-        except (ValueError, OverflowError):
-            self.notes.append(f"{node.value!r} is not a valid date; kept as text")
-            return str(node.value)
-        return value
 
-    def construct_yaml_int(self, node: yaml.ScalarNode) -> object:  # type: ignore[override]
-        if len(str(node.value)) > MAX_INT_DIGITS:
-            self.notes.append(f"an integer of {len(str(node.value))} characters is kept as text")
-            return str(node.value)
-        return super().construct_yaml_int(node)
+class _CFrontLoader(yaml.CSafeLoader if yaml.__with_libyaml__ else yaml.SafeLoader):  # type: ignore[misc]
+    """The same constructors on libyaml's parser, for front matter that ``_plain`` clears: its composer
+    runs in C, where aliases and depth cannot be checked, so it only sees text that can hold neither."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.notes: list[str] = []
 
 
-_FrontLoader.add_constructor("tag:yaml.org,2002:timestamp", _FrontLoader.construct_yaml_timestamp)
-_FrontLoader.add_constructor("tag:yaml.org,2002:int", _FrontLoader.construct_yaml_int)
+for _loader in (_FrontLoader, _CFrontLoader):
+    _loader.add_constructor("tag:yaml.org,2002:timestamp", _lenient_timestamp)
+    _loader.add_constructor("tag:yaml.org,2002:int", _lenient_int)
+
+#: a line's indentation and its block indicators (``- ``, ``? ``, ``key:``): every block level above a
+#: node is one of them, or a line before it indented less
+_INDICATORS = re.compile(r"[-?:]")
+
+
+def _plain(block: str) -> bool:
+    """Front matter that cannot hold an alias or anchor (no ``&`` or ``*``), whose nesting is surely within
+    half the depth cap, and that the pure-Python reader would accept character by character."""
+    if "&" in block or "*" in block or yaml.reader.Reader.NON_PRINTABLE.search(block):
+        return False
+    flow = block.count("[") + block.count("{")
+    deepest = max((len(ln) - len(ln.lstrip(" ")) + len(_INDICATORS.findall(ln)) for ln in block.split("\n")), default=0)
+    return flow + deepest + 1 <= MAX_YAML_DEPTH // 2
 
 
 def _load_front(block: str) -> tuple[Any, list[str]]:
+    """PyYAML's safe loading with aliases refused and a depth cap. Front matter that can hold neither is
+    parsed by libyaml when PyYAML has it; the rest, and anything libyaml finds wrong, by the pure-Python
+    loader with its checks (so what is refused, and the error's line, are said the same way)."""
+    if yaml.__with_libyaml__ and _plain(block):
+        fast = _CFrontLoader(block)
+        try:
+            return fast.get_single_data(), fast.notes
+        except yaml.YAMLError:
+            pass
+        finally:
+            fast.dispose()
     loader = _FrontLoader(block)
     try:
         return loader.get_single_data(), loader.notes
