@@ -57,7 +57,7 @@ def terms(text: str) -> Counter[str]:
     return bag
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=4)
 def term_set(text: str) -> tuple[str, ...]:
     """The distinct terms of ``text`` in first-seen order (the rules ask twice per item, one right
     after the other: a small cache serves that without keeping every item's terms alive)."""
