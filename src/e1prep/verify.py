@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -91,8 +92,11 @@ class MaterialFacts:
     core_lines: dict[str, list[int]] = field(default_factory=dict)
     #: the items of a note; the plain rule's level of each is worked out when first asked for
     items: list[NoteItem] = field(default_factory=list)
-    #: per line: (the item it belongs to, its bullet block), for a line's level when it is asked for
-    line_blocks: list[tuple[int, str] | None] = field(default_factory=list)
+    #: per line: the item it belongs to and the first line of its bullet block (-1: in none), for a
+    #: line's level when it is asked for (the block's text is split again then, not kept per line)
+    line_items: array[int] = field(default_factory=lambda: array("i"))
+    line_block_starts: array[int] = field(default_factory=lambda: array("i"))
+    _item_blocks: dict[int, dict[int, str]] = field(default_factory=dict)
     #: a card's or the living document's lines all have one level
     uniform: EvidenceLevel | None = None
     _item_levels: dict[int, EvidenceLevel] = field(default_factory=dict)
@@ -142,9 +146,21 @@ class MaterialFacts:
         if self.uniform is not None:
             return self.uniform
         if n not in self._line_levels:
-            where = self.line_blocks[n] if 0 <= n < len(self.line_blocks) else None
-            self._line_levels[n] = None if where is None else (line_level(where[1]) or self.item_level(where[0])[1])
+            item = self.line_items[n] if 0 <= n < len(self.line_items) else -1
+            if item < 0:
+                self._line_levels[n] = None
+            else:
+                block = self._block(item, self.line_block_starts[n])
+                self._line_levels[n] = line_level(block) or self.item_level(item)[1]
         return self._line_levels[n]
+
+    def _block(self, n: int, first: int) -> str:
+        """The bullet block of item ``n`` that starts on (1-based) line ``first``."""
+        found = self._item_blocks.get(n)
+        if found is None:
+            item = self.items[n]
+            found = self._item_blocks[n] = {item.line_start + offset: b for offset, b in blocks(item.text)}
+        return found[first]
 
     def items_naming(self, key: str, where: str) -> list[tuple[NoteItem, EvidenceLevel]]:
         """The items whose ``where`` (``title`` or ``text``), case-folded, holds ``key`` (case-folded)."""
@@ -211,15 +227,15 @@ class MaterialFacts:
             # a producer) gave the item, a line is quotable only if its item states an unhedged full
             # read and no limitation, hedge or relayed check anywhere (markers.plain_quotable); each
             # level is worked out when a citation asks for it, not for every line of a large note
-            where: list[tuple[int, str] | None] = [None] * len(lines)
+            owner, starts = array("i", [-1]) * len(lines), array("i", [-1]) * len(lines)
             for n, item in enumerate(note_items(material)):
                 facts.items.append(item)
                 for offset, block in blocks(item.text):
                     first = item.line_start + offset
                     for k in range(block.count("\n") + 1):
-                        if 0 < first + k <= len(where):
-                            where[first + k - 1] = (n, block)
-            facts.line_blocks = where
+                        if 0 < first + k <= len(lines):
+                            owner[first + k - 1], starts[first + k - 1] = n, first
+            facts.line_items, facts.line_block_starts = owner, starts
         elif material.kind in (MaterialKind.repo_card, MaterialKind.paper_card, MaterialKind.knowledge):
             facts.uniform = EvidenceLevel.card
         facts.line_set = set(facts.lines)
