@@ -202,8 +202,8 @@ class MaterialFacts:
         """Those of many ``names`` that occur in the material or its file name: ``names`` for each, in
         one Aho–Corasick pass over the text (a group of ten thousand members is checked in linear time)."""
         needles: dict[str, list[str]] = {}
-        for name in names:
-            needle = normalize(name).casefold()
+        for name, plain in zip(names, normalize_lines(names), strict=True):  # uncached: each name once
+            needle = plain.casefold()
             if needle:
                 needles.setdefault(needle, []).append(name)
         if not needles:
