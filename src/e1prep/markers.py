@@ -178,7 +178,7 @@ def find(text: str, kinds: frozenset[str] = ALL_KINDS) -> list[Hit]:
     return list(_find(text, kinds))
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=1024)
 def _find(text: str, kinds: frozenset[str]) -> tuple[Hit, ...]:
     low = text.lower()
     table = _by_text()
