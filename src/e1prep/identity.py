@@ -16,7 +16,7 @@ from . import subjects
 from .knowledge import KnowledgeDoc
 from .models import DocHits, EvidenceLevel
 from .naming import github_repo
-from .notes import NoteItem, said_known
+from .notes import MD_LINK, NoteItem, said_known
 
 #: candidates within this score of the best one are comparable subjects
 SUBJECT_MARGIN = 2.5
@@ -49,7 +49,6 @@ class Identity:
         return self.strong or (self.key_hits > 0 and not low) or (self.recheck is not None and named)
 
 
-_MD_LINK = re.compile(r"\[([^\]]+)\]\([^)]+\)")
 _TITLE_BREAK = re.compile(r"[（(：:]")
 _SHORT_CJK = re.compile(r"[\u4e00-\u9fff]{1,3}")
 
@@ -57,7 +56,7 @@ _SHORT_CJK = re.compile(r"[\u4e00-\u9fff]{1,3}")
 def short_title(item: NoteItem) -> str:
     """The title's head, as a reader names a lead (``DeepInfer 源码级拆解``, ``AINews（Oct 2026）`` →
     ``AINews``); an author's handle is who wrote it, not a name (``@alphapicks：Index`` → ``Index``)."""
-    title = _MD_LINK.sub(r"\1", item.title)
+    title = MD_LINK.sub(r"\1", item.title)
     parts = [p.strip() for p in _TITLE_BREAK.split(title) if p.strip()]
     parts = [p for p in parts if not p.startswith("@")] or parts
     return parts[0] if parts else item.title

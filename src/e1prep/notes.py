@@ -189,7 +189,8 @@ def is_stale(item: NoteItem, batch_date: str) -> bool:
 _STATUS_SIGN = re.compile(r"^[^\w\s【\[(（《「\"'*#`@]{1,4}\s+")
 _ORDINAL_LEAD = re.compile(r"^(?:\d{1,3}[.)、]|[①-⑳]|条目\s*\d+\s*[:：]?|Item\s*\d+\s*[:：]?)\s*")
 _LENTICULAR_TITLE = re.compile(r"^【([^】]{2,200})】.*$")
-_MD_LINK = re.compile(r"\[([^\]]+)\]\([^)]+\)")
+#: a Markdown link ``[text](target)``: its text, then its target
+MD_LINK = re.compile(r"\[([^\]]+)\]\(([^)]+)\)")
 
 
 def _clean_title(raw: str) -> str:
@@ -198,7 +199,7 @@ def _clean_title(raw: str) -> str:
     title = _ORDINAL_LEAD.sub("", raw.strip())
     title = _LENTICULAR_TITLE.sub(r"\1", title)
     if "](" in title:
-        title = _MD_LINK.sub(r"\1", title)
+        title = MD_LINK.sub(r"\1", title)
     if "://" in title:
         title = URL_RE.sub("", title)
     return title.replace("**", "").replace("`", "").strip(" -—:：|")

@@ -31,6 +31,7 @@ from .models import (
     SourceRef,
 )
 from .notes import (
+    MD_LINK,
     NoteItem,
     blocks,
     index_only,
@@ -393,7 +394,6 @@ def _card_citation(material: Material, field: str, value: object, quote: bool = 
 
 
 _BULLET_LEAD = re.compile(r"^\s*(?:[-*+]|\d{1,2}[.)、])\s+")
-_MD_LINK = re.compile(r"\[([^\]]+)\]\(([^)]+)\)")
 _ASIDE = re.compile(r"[（(][^）)]*[）)]")
 
 
@@ -404,7 +404,7 @@ def _strip_bullet(line: str) -> str:
 def _point_text(block: str) -> str:
     lines = [_strip_bullet(ln) if n == 0 else ln.strip() for n, ln in enumerate(block.split("\n"))]
     text = " ".join(x for x in lines if x)
-    text = _MD_LINK.sub(r"\1（\2）", text)
+    text = MD_LINK.sub(r"\1（\2）", text)
     return text.replace("**", "").strip()
 
 

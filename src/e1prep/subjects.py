@@ -15,6 +15,7 @@ from urllib.parse import urlparse
 
 from .lexicon import lexicon
 from .naming import github_ref
+from .notes import MD_LINK
 
 _CJK = "\u3400-\u9fff"
 #: a name: Latin words joined by ``-_./+``, a CJK tail after a hyphen (``vLLM-昆仑芯``), an issue number
@@ -131,7 +132,7 @@ class _Board:
 
 def candidates(title: str, text: str = "", urls: tuple[str, ...] | list[str] = ()) -> list[Candidate]:
     """Candidate subjects of an item, best first."""
-    head, asides = strip_outlet(re.sub(r"\[([^\]]+)\]\([^)]+\)", r"\1", title))
+    head, asides = strip_outlet(MD_LINK.sub(r"\1", title))
     board = _Board(_url_words(urls))
     board.title([s for s in _SEGMENT.split(head) if s.strip()] or [head])
     board.spans(title, text.split("\n", 1)[0])
