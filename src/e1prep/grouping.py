@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Generic, Protocol, TypeVar
 
 from .markers import strictest
 from .models import Contradiction, ContradictionKind, EvidenceLevel, Excluded
@@ -68,11 +69,39 @@ class _Exclusion:
     url: str | None
 
 
+class _Entry(Protocol):
+    """What a bucket reads of what it holds."""
+
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def evidence(self) -> EvidenceLevel: ...
+
+
+E = TypeVar("E", bound=_Entry)
+
+
 @dataclass
-class _ExclusionBucket:
-    held: list[_Exclusion] = field(default_factory=list)  # until the bucket is a group
+class _Bucket(Generic[E]):
+    """The entries of one bucket (one material, one kind or reason) seen so far. Once there are
+    ``GROUP_MIN`` it is a group: it holds only its first entry, every key and the strictest level."""
+
+    held: list[E] = field(default_factory=list)  # in full, until the bucket is a group
     keys: list[str] = field(default_factory=list)
     evidence: EvidenceLevel | None = None  # the strictest level so far
+
+    @property
+    def grouped(self) -> bool:
+        return len(self.keys) >= GROUP_MIN
+
+    def add(self, entry: E) -> None:
+        self.keys.append(entry.key)
+        self.evidence = entry.evidence if self.evidence is None else strictest(self.evidence, entry.evidence)
+        if self.grouped:
+            del self.held[1:]
+        else:
+            self.held.append(entry)
 
 
 class ExclusionGroups:
@@ -83,22 +112,16 @@ class ExclusionGroups:
     """
 
     def __init__(self) -> None:
-        self._buckets: dict[tuple[tuple[str, ...], str], _ExclusionBucket] = {}
+        self._buckets: dict[tuple[tuple[str, ...], str], _Bucket[_Exclusion]] = {}
 
     def add(self, key: str, sources: list[str], evidence: EvidenceLevel, reason: str, url: str | None = None) -> None:
         entry = _Exclusion(key, tuple(sources), evidence, reason, url)
-        bucket = self._buckets.setdefault((entry.sources, _reason_kind(reason)), _ExclusionBucket())
-        bucket.keys.append(key)
-        bucket.evidence = evidence if bucket.evidence is None else strictest(bucket.evidence, evidence)
-        if len(bucket.keys) < GROUP_MIN:
-            bucket.held.append(entry)
-        else:
-            bucket.held.clear()
+        self._buckets.setdefault((entry.sources, _reason_kind(reason)), _Bucket()).add(entry)
 
     def lines(self) -> list[Excluded]:
         out: list[Excluded] = []
         for (sources, why), bucket in self._buckets.items():
-            if len(bucket.keys) >= GROUP_MIN and bucket.evidence is not None:
+            if bucket.grouped and bucket.evidence is not None:
                 out.append(_excluded_group(sources, why, bucket.keys, bucket.evidence))
                 continue
             out += [
@@ -143,41 +166,26 @@ class Registration:
         return c
 
 
-@dataclass
-class _Bucket:
-    """The registrations of one kind from one material, seen so far."""
-
-    held: list[Contradiction | Registration] = field(default_factory=list)  # until the bucket is a group
-    keys: list[str] = field(default_factory=list)
-    evidence: EvidenceLevel | None = None  # the strictest level so far
-
-    def add(self, c: Contradiction | Registration) -> None:
-        self.keys.append(c.key)
-        self.evidence = c.evidence if self.evidence is None else strictest(self.evidence, c.evidence)
-        if len(self.keys) < GROUP_MIN:
-            self.held.append(c)
-        else:  # a group from now on: it shows its first registration, every key and the strictest level
-            del self.held[1:]
-
-    def lines(self) -> list[Contradiction]:
-        held = [c.build() if isinstance(c, Registration) else c for c in self.held]
-        if len(self.keys) < GROUP_MIN:
-            return held
-        first = held[0]
-        shown = _examples(list(dict.fromkeys(self.keys)))
-        return [
-            Contradiction(
-                key=first.key,
-                kind=first.kind,
-                sources=list(first.sources),
-                evidence=self.evidence or first.evidence,
-                claim=f"本材料同类登记 {len(self.keys)} 条（例如 {shown}）：{first.claim}",
-                action=first.action,
-                numbers=first.numbers,
-                producer=first.producer,
-                members=self.keys,  # one per registration: a name registered twice counts twice
-            )
-        ]
+def _registration_lines(bucket: _Bucket[Contradiction | Registration]) -> list[Contradiction]:
+    """A bucket's registrations one by one, or, once it is a group, one line naming them all."""
+    held = [c.build() if isinstance(c, Registration) else c for c in bucket.held]
+    if not bucket.grouped:
+        return held
+    first = held[0]
+    shown = _examples(list(dict.fromkeys(bucket.keys)))
+    return [
+        Contradiction(
+            key=first.key,
+            kind=first.kind,
+            sources=list(first.sources),
+            evidence=bucket.evidence or first.evidence,
+            claim=f"本材料同类登记 {len(bucket.keys)} 条（例如 {shown}）：{first.claim}",
+            action=first.action,
+            numbers=first.numbers,
+            producer=first.producer,
+            members=bucket.keys,  # one per registration: a name registered twice counts twice
+        )
+    ]
 
 
 def group_contradictions(contradictions: Iterable[Contradiction | Registration]) -> list[Contradiction]:
@@ -189,7 +197,7 @@ def group_contradictions(contradictions: Iterable[Contradiction | Registration])
     only its first registration, so bulk never sits in memory whole; a ``Registration`` is built
     only if it is shown.
     """
-    buckets: dict[tuple[ContradictionKind, tuple[str, ...]], _Bucket] = {}
+    buckets: dict[tuple[ContradictionKind, tuple[str, ...]], _Bucket[Contradiction | Registration]] = {}
     order: list[Contradiction | tuple[ContradictionKind, tuple[str, ...]]] = []
     for c in contradictions:
         if isinstance(c, Registration) and c.kind not in GROUPABLE:
@@ -204,5 +212,5 @@ def group_contradictions(contradictions: Iterable[Contradiction | Registration])
         buckets[k].add(c)
     result: list[Contradiction] = []
     for entry in order:
-        result += [entry] if isinstance(entry, Contradiction) else buckets[entry].lines()
+        result += [entry] if isinstance(entry, Contradiction) else _registration_lines(buckets[entry])
     return result
