@@ -179,6 +179,11 @@ class Contradiction(_Model):
         description="A grouped registration: the keys of every item of this kind in this material (key: the first).",
     )
 
+    @property
+    def stands_for(self) -> int:
+        """How many items this line stands for: a group its members, any other line itself."""
+        return len(self.members) or 1
+
 
 class Anchor(_Model):
     """An arXiv id that appears in the materials, with its status in the living document."""
@@ -214,6 +219,11 @@ class Excluded(_Model):
         default_factory=list,
         description="A group: the keys of every item excluded from this material for this reason.",
     )
+
+    @property
+    def stands_for(self) -> int:
+        """How many items this line stands for: a group its members, any other line itself."""
+        return len(self.members) or 1
 
 
 class Action(_Model):

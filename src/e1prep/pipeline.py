@@ -251,7 +251,7 @@ def sources_of(kb: KB, production: Production) -> list[SourceEntry]:
     counts: dict[str, int] = {}
     drawn: list[Increment | Refresh | Excluded] = [*production.increments, *production.refreshes, *production.excluded]
     for obj in drawn:
-        size = (len(obj.members) if isinstance(obj, Excluded) else 0) or 1  # a group counts every item in it
+        size = obj.stands_for if isinstance(obj, Excluded) else 1
         for s in obj.sources:
             counts[s] = counts.get(s, 0) + size
     for m in (*kb.materials, *kb.spot_checks, kb.knowledge_material):
@@ -329,7 +329,7 @@ def judgement_of(brief: Brief) -> str:
 
 
 def _lines(objects: Sequence[Contradiction | Excluded]) -> str:
-    items = sum(len(o.members) or 1 for o in objects)
+    items = sum(o.stands_for for o in objects)
     return f"{len(objects)} 条" + (f"（成组登记，共 {items} 项）" if items != len(objects) else "")
 
 

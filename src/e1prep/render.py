@@ -172,7 +172,7 @@ def _refreshes(brief: Brief, t: dict[str, str]) -> list[str]:
     out += _fit(rows, BUDGET["s2"], t)
     out.append("")
     if brief.excluded:
-        n = sum(len(e.members) or 1 for e in brief.excluded)
+        n = sum(e.stands_for for e in brief.excluded)
         out += [f"### {t['exc'].format(n=n)}", ""]
         out += _fit([[_excluded_line(e, t)] for e in brief.excluded], BUDGET["exc"], t)
         out.append("")
