@@ -324,11 +324,8 @@ class _UrlLines:
         return start < end and self.before[self.offset + end] - self.before[self.offset + start] > 0
 
 
-def _list_spans(
-    lines: list[str], rx: re.Pattern[str], need_url: bool, name: str = "list", urls: _UrlLines | None = None
-) -> list[_Span]:
-    if need_url and urls is None:
-        urls = _UrlLines(lines)
+def _list_spans(lines: list[str], rx: re.Pattern[str], name: str, with_url: _UrlLines | None = None) -> list[_Span]:
+    """One item per line ``rx`` matches; given ``with_url`` (the lines' URL counts), only items holding a URL."""
     starts = [
         (i, m.group(m.lastindex or 1))
         for i, line in enumerate(lines)
@@ -342,7 +339,7 @@ def _list_spans(
             if lines[j][:1] == "#" and not rx.match(lines[j]) and _HEADING.match(lines[j]):
                 end = j
                 break
-        if urls is not None and need_url and not urls.any(i, end):
+        if with_url is not None and not with_url.any(i, end):
             continue
         spans.append(_Span(title, i, end, name))
     return spans
@@ -422,9 +419,9 @@ def _spans_of(lines: list[str]) -> list[_Span]:
     tables = _table_spans(lines)[0]
     candidates = [
         _refine(lines, _heading_spans(lines), urls, tables),
-        _list_spans(lines, _NUMBERED, need_url=False, name="numbered"),
+        _list_spans(lines, _NUMBERED, "numbered"),
         tables,
-        _list_spans(lines, _TOP_BULLET, need_url=True, name="bullet", urls=urls),
+        _list_spans(lines, _TOP_BULLET, "bullet", with_url=urls),
         _link_paragraph_spans(lines),
         _titled_url_spans(lines),
         _segmented_spans(lines),
@@ -454,7 +451,7 @@ def _refine(lines: list[str], spans: list[_Span], urls: _UrlLines, tables: list[
         inner = lines[first : span.end]
         rows = tables[bisect.bisect_left(starts, first) : bisect.bisect_left(starts, span.end)]
         own_rows = [_Span(t.title, t.start - first, t.end - first, t.recogniser, t.check, t.cells) for t in rows]
-        listed = _list_spans(inner, _NUMBERED, need_url=True, name="numbered", urls=urls.window(first, span.end))
+        listed = _list_spans(inner, _NUMBERED, "numbered", with_url=urls.window(first, span.end))
         sub: list[_Span] = []
         for candidate in (own_rows, listed):
             with_url = [s for s in candidate if urls.any(first + s.start, first + s.end)]
