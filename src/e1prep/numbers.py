@@ -129,7 +129,7 @@ def occurs_in(needle: str, haystack_normalized: str) -> bool:
 
     The same test as ``number_pattern(needle).search``, by substring search (no regex per needle).
     """
-    core = _normalized(needle)
+    core = normalize(needle)
     if not core:
         return False
     lead, trail = core[0].isdigit(), core[-1].isdigit()
@@ -145,11 +145,6 @@ def occurs_in(needle: str, haystack_normalized: str) -> bool:
             return True
         at = haystack_normalized.find(core, at + 1)
     return False
-
-
-@lru_cache(maxsize=1 << 16)
-def _normalized(needle: str) -> str:
-    return normalize(needle)
 
 
 # --- the patterns, tried in order at each position -------------------------------------------
