@@ -124,6 +124,11 @@ def test_note_without_structure_is_one_item() -> None:
         # a full read with a stated limitation is at most partial (most restrictive, not the first marker)
         ("核查：已核查原文（仓库没打开）", EvidenceLevel.partial, False),
         ("a line with no remark at all", EvidenceLevel.unverified, False),
+        # doubt about what was read (another hand's wording): a full read the writer does not trust
+        ("Check: read the entire thread, but not convinced the figure is stable", EvidenceLevel.unverified, False),
+        ("核查：全文读完，但我对这个数字半信半疑", EvidenceLevel.unverified, False),
+        # what a results page showed of a page is a snippet, whatever it mentions
+        ("Check: came from a search results preview; never opened the repo (100k stars)", EvidenceLevel.snippet, False),
     ],
 )
 def test_item_evidence(remark: str, level: EvidenceLevel, blocked: bool) -> None:
