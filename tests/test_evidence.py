@@ -200,7 +200,7 @@ LOWERING = sorted(
 
 
 def _facts(text: str) -> MaterialFacts:
-    m = Material(path=P, kind=MaterialKind.inbox_note, status=MaterialStatus.read, text=text, body=text, body_line=1)
+    m = Material(path=P, kind=MaterialKind.inbox_note, status=MaterialStatus.read, text=text, body_line=1)
     return MaterialFacts.build(m)
 
 

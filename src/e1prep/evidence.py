@@ -87,10 +87,11 @@ class Reading:
     """The reading of one item: its level, the words that decided it, and what was not understood."""
 
     level: EvidenceLevel = EvidenceLevel.unverified
-    deciding: list[str] = field(default_factory=list)
+    # tuples: most items of a large note state nothing, and share the one empty tuple
+    deciding: tuple[str, ...] = ()
     understood: bool = True
-    remarks: list[str] = field(default_factory=list)
-    not_understood: list[str] = field(default_factory=list)
+    remarks: tuple[str, ...] = ()
+    not_understood: tuple[str, ...] = ()
     blocked: str | None = None
     stated: bool = False  # the note says anything about this item's check
     #: the level before the verifier's plain rule capped it (``level`` is the capped one), if capped
@@ -384,11 +385,11 @@ def _remark_statements(
         st = read_remark(ln, ctx.legend)
         weak = m is not None and m.group("label").lower() in _WEAK_LABELS
         if not st.understood or (not st.words and not weak):
-            reading.not_understood.append(ln.strip())
+            reading.not_understood += (ln.strip(),)
             statements.append(Statement(EvidenceLevel.unverified, [f"未能理解的核查说明「{ln.strip()[:40]}」"]))
         elif st.words:
             statements.append(st)
-            reading.remarks.append(ln.strip())
+            reading.remarks += (ln.strip(),)
     return statements
 
 
@@ -399,10 +400,10 @@ def _whole_text_statements(lines: list[str], ctx: NoteContext, reading: Reading)
     if not st.words and not _CHECK_SYMBOLS.search(strip_urls(whole)):
         return []  # no remark at all: nothing to understand
     if not st.understood:
-        reading.not_understood.append(whole.strip()[:200])
+        reading.not_understood += (whole.strip()[:200],)
         return [Statement(EvidenceLevel.unverified, ["未能理解的核查符号"])]
     if st.words:
-        reading.remarks.append(whole.strip()[:200])
+        reading.remarks += (whole.strip()[:200],)
         return [st]
     return []
 
@@ -445,7 +446,7 @@ def read_item(
                 break
     reading.level = level
     reading.read_in_full = level is not EvidenceLevel.unverified and any(st.full for st in statements)
-    reading.deciding = deciding or [w for s in statements for w in s.words]
+    reading.deciding = tuple(deciding or [w for s in statements for w in s.words])
     reading.understood = not reading.not_understood
     reading.stated = True
     if level is not EvidenceLevel.verified:

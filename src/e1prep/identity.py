@@ -64,10 +64,12 @@ def short_title(item: NoteItem) -> str:
 
 def identify(item: NoteItem, doc: KnowledgeDoc) -> Identity:
     """The item's key against the living document (cached on the item: one decision per run)."""
-    cached = item.identity_cache.get(id(doc))
+    cached = item.identity_cache.get(id(doc)) if item.identity_cache else None
     if isinstance(cached, Identity):
         return cached
     ident = _identify(item, doc)
+    if item.identity_cache is None:
+        item.identity_cache = {}  # made when first asked: most items of a dump are never identified
     item.identity_cache[id(doc)] = ident
     return ident
 

@@ -112,12 +112,18 @@ class Material:
     reason: str = ""
     text: str = ""
     front: dict[str, Any] = field(default_factory=dict)
-    body: str = ""
     body_line: int = 1
     encoding: str | None = None
     warnings: list[str] = field(default_factory=list)
     #: the note's items, split once and shared by the backends, detectors and verifier (``notes.note_items``)
     items_cache: list[Any] | None = field(default=None, repr=False, compare=False)
+    #: where the body starts in ``text`` (0: the file has no front matter)
+    body_start: int = 0
+
+    @property
+    def body(self) -> str:
+        """The text after the front matter: a slice made when asked, so a large note is not held twice."""
+        return self.text[self.body_start :] if self.body_start else self.text
 
     @property
     def lines(self) -> list[str]:
@@ -672,10 +678,12 @@ def read_material(root: Path, rel: str, *, role: str = "material", max_bytes: in
     text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
     front, body, body_line, fm_warnings = split_front_matter(text)
     warnings += fm_warnings
+    body_start = len(text) - len(body)
     wrapped_body, wrap_warning = wrap_long_lines(body)
     if wrap_warning:
-        text, body = text[: len(text) - len(body)] + wrapped_body, wrapped_body
+        text = text[:body_start] + wrapped_body
         warnings.append(wrap_warning)
+    del body  # the material keeps one copy: the body is a slice of its text
     material = Material(
         rel,
         kind,
@@ -683,8 +691,8 @@ def read_material(root: Path, rel: str, *, role: str = "material", max_bytes: in
         role=role,
         text=text,
         front=front,
-        body=body,
         body_line=body_line,
+        body_start=body_start,
         encoding=encoding,
         warnings=warnings,
     )

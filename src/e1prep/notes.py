@@ -46,7 +46,7 @@ class NoteItem:
     remark: str = ""
     access_blocked: str | None = None
     date: str | None = None
-    arxiv: list[str] = field(default_factory=list)
+    arxiv: tuple[str, ...] = ()  # tuples: most items hold none, and share the one empty tuple
     #: the graded reading behind ``evidence``: deciding words, remarks read, remarks not understood
     reading: _ev.Reading = field(default_factory=_ev.Reading)
     #: the note's legend, symbol → the note's own words for it (the verifier's plain rule reads these)
@@ -55,9 +55,9 @@ class NoteItem:
     recogniser: str = "heading"
     #: a table row's check cell (its remark) and its other cells, by the header's meaning
     check_cell: str | None = None
-    cells: list[str] = field(default_factory=list)
+    cells: tuple[str, ...] = ()
     #: e1prep.identity's decision for this item, per living document (decided once per run)
-    identity_cache: dict[int, object] = field(default_factory=dict, repr=False, compare=False)
+    identity_cache: dict[int, object] | None = field(default=None, repr=False, compare=False)
     #: the index of an earlier item of the same note with the same text and the same note-level
     #: statements about it (a pasted-twice note, a feed that repeats): it adds nothing of its own
     duplicate_of: int | None = None
@@ -65,7 +65,7 @@ class NoteItem:
     @property
     def remarks_not_understood(self) -> list[str]:
         """Check remarks of this item that the reader could not understand (the item is unverified)."""
-        return self.reading.not_understood
+        return list(self.reading.not_understood)
 
     @property
     def url(self) -> str | None:
@@ -127,7 +127,7 @@ def read_evidence(
         if not ok:
             reading.reader_level = reading.level
             reading.level = EvidenceLevel.partial
-            reading.deciding.append(f"「{word}」" if word else "（条目内无本人的全文已读表述）")
+            reading.deciding += (f"「{word}」" if word else "（条目内无本人的全文已读表述）",)
     return reading
 
 
@@ -494,7 +494,7 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
                     text=text,
                     line_start=first_line + span.start,
                     line_end=first_line + span.end - 1,
-                    identity_cache={},
+                    identity_cache=None,
                     duplicate_of=first.index,
                 )
             )
@@ -553,12 +553,12 @@ def make_item(
         remark=reading.remark,
         access_blocked=reading.blocked,
         date=item_date(text),
-        arxiv=arxiv_ids(text),
+        arxiv=tuple(arxiv_ids(text)),
         reading=reading,
         legend=ctx.legend_words if ctx else {},
         recogniser=recogniser,
         check_cell=check_cell,
-        cells=list(cells or []),
+        cells=tuple(cells or ()),
     )
 
 
