@@ -108,7 +108,15 @@ def test_number_cores_and_parse_value() -> None:
 def test_cores_by_line_equals_number_cores_of_each_normalised_line(lines: list[str]) -> None:
     """The verifier indexes numerals of all lines in one pass; it must agree with the per-line function."""
     norms = [normalize(line) for line in "\n".join(lines).split("\n")]
-    assert cores_by_line(norms) == [tuple(dict.fromkeys(number_cores(n))) for n in norms]
+    assert list(cores_by_line(norms)) == [tuple(dict.fromkeys(number_cores(n))) for n in norms]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="0123456789,. \t０１，．-—xab\u3000\n\r\x85\u2028", max_size=40))
+def test_normalized_lines_of_a_text_are_its_split_lines_normalised(text: str) -> None:
+    """The verifier normalises a material line by line without splitting it first: the same lines,
+    only "\\n" ends one (never the other line separators ``str.splitlines`` knows)."""
+    assert numbers.normalized_lines_of(text) == numbers.normalize_lines(text.split("\n"))
 
 
 @settings(max_examples=200, deadline=None)

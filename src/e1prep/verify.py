@@ -35,7 +35,7 @@ from .models import (
     Violation,
 )
 from .notes import URL_RE, NoteItem, blocks, note_items
-from .numbers import cores_by_line, normalize, normalize_lines, number_cores, occurs_in, scan
+from .numbers import cores_by_line, normalize, normalize_lines, normalized_lines_of, number_cores, occurs_in, scan
 from .regexgate import guarded
 
 RULES: dict[str, str] = {
@@ -86,7 +86,7 @@ class MaterialFacts:
     """A material prepared for checks: normalised text and the evidence level of each line."""
 
     material: Material
-    normalized: str
+    #: the material's lines, normalised (``numbers.normalize``); joined, they are the normalised text
     lines: list[str] = field(default_factory=list)
     line_set: set[str] = field(default_factory=set)
     core_lines: dict[str, list[int]] = field(default_factory=dict)
@@ -101,6 +101,7 @@ class MaterialFacts:
     uniform: EvidenceLevel | None = None
     _item_levels: dict[int, EvidenceLevel] = field(default_factory=dict)
     _line_levels: dict[int, EvidenceLevel | None] = field(default_factory=dict)
+    _normalized: str | None = None
     _folded: str | None = None
     _unmarked: str | None = None
     _levels_of: dict[str, EvidenceLevel | None] = field(default_factory=dict)
@@ -109,10 +110,23 @@ class MaterialFacts:
     _contains: dict[str, bool] = field(default_factory=dict)
 
     @property
+    def normalized(self) -> str:
+        """The normalised text (its lines joined), made when a lookup first needs more than one line."""
+        if self._normalized is None:
+            self._normalized = "".join(self.lines)
+        return self._normalized
+
+    @property
+    def empty(self) -> bool:
+        """Whether the material holds no text but whitespace."""
+        return not any(self.lines)
+
+    @property
     def folded(self) -> str:
-        """The normalised text, case-folded: where names are looked up."""
+        """The normalised text, case-folded: where names are looked up (the normalised text itself is
+        not kept for it)."""
         if self._folded is None:
-            self._folded = self.normalized.casefold()
+            self._folded = (self._normalized or "".join(self.lines)).casefold()
         return self._folded
 
     @property
@@ -219,9 +233,8 @@ class MaterialFacts:
 
     @classmethod
     def build(cls, material: Material) -> MaterialFacts:
-        lines = material.text.split("\n")
-        normalized = normalize_lines(lines)
-        facts = cls(material, "".join(normalized), normalized)
+        facts = cls(material, normalized_lines_of(material.text))
+        lines = facts.lines
         if material.kind in (MaterialKind.inbox_note, MaterialKind.other):
             # the verifier's own plain rule, from the marker table: whatever level the reader (or
             # a producer) gave the item, a line is quotable only if its item states an unhedged full
@@ -448,7 +461,7 @@ class Verifier:
             elif src not in self.facts:
                 reason = "material was not read"
                 out.append(Violation(path=f"{path}.sources", rule="source-not-read", text=src, reason=reason))
-            elif not self.facts[src].normalized:
+            elif self.facts[src].empty:
                 reason = "the material holds no text"
                 out.append(Violation(path=f"{path}.sources", rule="source-empty", text=src, reason=reason))
         return out
