@@ -81,6 +81,14 @@ _NOT_FOUND = re.compile(r"「([^「」]{1,200})」\s*(?:未命中|零命中|无�
 _TEXT_FIELDS = ("title", "points", "relation", "boundary", "summary", "claim", "detail", "action", "evidence_note")
 
 
+#: characters of a large text handed to a search that copies what it is given (a bounded copy)
+_WINDOW = 1 << 16
+#: names looked up together in one Aho–Corasick automaton (about a megabyte at most)
+_NEEDLE_BATCH = 4096
+#: lines of a large text case-folded at a time (``str.casefold`` works in a buffer of 12 bytes a character)
+_FOLD_LINES = 256
+
+
 @dataclass
 class MaterialFacts:
     """A material prepared for checks: normalised text and the evidence level of each line."""
@@ -123,10 +131,13 @@ class MaterialFacts:
 
     @property
     def folded(self) -> str:
-        """The normalised text, case-folded: where names are looked up (the normalised text itself is
-        not kept for it)."""
+        """The normalised text, case-folded: where names are looked up. Folded a few lines at a time
+        (case folding maps each character on its own): ``str.casefold`` works in a buffer of three
+        4-byte characters per character, which for a whole large note would be seven times the note."""
         if self._folded is None:
-            self._folded = (self._normalized or "".join(self.lines)).casefold()
+            lines = self.lines
+            step = _FOLD_LINES
+            self._folded = "".join(["".join(lines[i : i + step]).casefold() for i in range(0, len(lines), step)])
         return self._folded
 
     @property
@@ -222,13 +233,21 @@ class MaterialFacts:
                 needles.setdefault(needle, []).append(name)
         if not needles:
             return set()
-        automaton = ahocorasick.Automaton()
-        for needle in needles:
-            automaton.add_word(needle, needle)
-        automaton.make_automaton()
         found: set[str] = set()
-        for haystack in (self.folded, self.material.path.casefold()):
-            found.update(needle for _end, needle in automaton.iter(haystack))
+        pending = list(needles)
+        for first in range(0, len(pending), _NEEDLE_BATCH):  # an automaton costs some 300 bytes a needle
+            batch = pending[first : first + _NEEDLE_BATCH]
+            automaton = ahocorasick.Automaton()
+            for needle in batch:
+                automaton.add_word(needle, needle)
+            automaton.make_automaton()
+            longest = max(map(len, batch))
+            for haystack in (self.folded, self.material.path.casefold()):
+                # the automaton copies what it searches into 4-byte characters: it is given the text a
+                # window at a time, each overlapping the next by the longest needle (no match is missed)
+                for start in range(0, max(len(haystack), 1), _WINDOW):
+                    window = haystack[start : start + _WINDOW + longest - 1]
+                    found.update(needle for _end, needle in automaton.iter(window))
         return {name for needle in found for name in needles[needle]}
 
     @classmethod
