@@ -82,12 +82,14 @@ class Statement:
     full: bool = False  # the writer's own full read (un-negated, unquoted, unhedged)
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Reading:
-    """The reading of one item: its level, the words that decided it, and what was not understood."""
+    """The reading of one item: its level, the words that decided it, and what was not understood.
+
+    Immutable: the items of a note that states nothing about them share one reading (``UNSTATED``).
+    """
 
     level: EvidenceLevel = EvidenceLevel.unverified
-    # tuples: most items of a large note state nothing, and share the one empty tuple
     deciding: tuple[str, ...] = ()
     understood: bool = True
     remarks: tuple[str, ...] = ()
@@ -376,8 +378,20 @@ def note_context(lines: list[str], outside: list[int], numbers: list[int]) -> No
 # --- one item -------------------------------------------------------------------------------------
 
 
+#: the reading of an item its note says nothing about (shared: a dump's items mostly are such)
+UNSTATED = Reading()
+
+
+@dataclass
+class _Remarks:
+    """The remark lines of one item the reader understood, and those it did not (while reading it)."""
+
+    read: list[str] = field(default_factory=list)
+    not_understood: list[str] = field(default_factory=list)
+
+
 def _remark_statements(
-    remark_lines: list[tuple[str, re.Match[str] | None]], ctx: NoteContext, reading: Reading
+    remark_lines: list[tuple[str, re.Match[str] | None]], ctx: NoteContext, said: _Remarks
 ) -> list[Statement]:
     """One statement per remark line; a remark that is not understood counts as ``unverified`` and is listed."""
     statements = []
@@ -385,25 +399,25 @@ def _remark_statements(
         st = read_remark(ln, ctx.legend)
         weak = m is not None and m.group("label").lower() in _WEAK_LABELS
         if not st.understood or (not st.words and not weak):
-            reading.not_understood += (ln.strip(),)
+            said.not_understood.append(ln.strip())
             statements.append(Statement(EvidenceLevel.unverified, [f"未能理解的核查说明「{ln.strip()[:40]}」"]))
         elif st.words:
             statements.append(st)
-            reading.remarks += (ln.strip(),)
+            said.read.append(ln.strip())
     return statements
 
 
-def _whole_text_statements(lines: list[str], ctx: NoteContext, reading: Reading) -> list[Statement]:
+def _whole_text_statements(lines: list[str], ctx: NoteContext, said: _Remarks) -> list[Statement]:
     """An item with no remark line: its whole text is read as one remark."""
     whole = "\n".join(lines)
     st = read_remark(whole, ctx.legend)
     if not st.words and not _CHECK_SYMBOLS.search(strip_urls(whole)):
         return []  # no remark at all: nothing to understand
     if not st.understood:
-        reading.not_understood += (whole.strip()[:200],)
+        said.not_understood.append(whole.strip()[:200])
         return [Statement(EvidenceLevel.unverified, ["未能理解的核查符号"])]
     if st.words:
-        reading.remarks += (whole.strip()[:200],)
+        said.read.append(whole.strip()[:200])
         return [st]
     return []
 
@@ -418,22 +432,25 @@ def read_item(
     """
     ctx = ctx or NoteContext()
     lines = [ln for ln in text.split("\n") if not legend_line(ln)]
-    reading = Reading()
+    said = _Remarks()
     remark_lines: list[tuple[str, re.Match[str] | None]] = [(ln, m) for ln in lines if (m := remark_line(ln))]
     if check_cell is not None and check_cell.strip():
         remark_lines = [(f"核查：{check_cell.strip()}", None)]
         lines = [ln.replace(check_cell, " ", 1) for ln in lines]
     if remark_lines:
-        statements = _remark_statements(remark_lines, ctx, reading)
+        statements = _remark_statements(remark_lines, ctx, said)
         body = [ln for ln in lines if not remark_line(ln)] if check_cell is None else lines
     else:
-        statements = _whole_text_statements(lines, ctx, reading)
+        statements = _whole_text_statements(lines, ctx, said)
         body = []
     if number is not None:
         statements += ctx.ranges.get(number, [])
     if not statements:
-        reading.understood = not reading.not_understood
-        return reading
+        if not said.not_understood and not said.read:
+            return UNSTATED
+        return Reading(
+            understood=not said.not_understood, remarks=tuple(said.read), not_understood=tuple(said.not_understood)
+        )
     level = strictest(*(s.level for s in statements))
     deciding = [w for s in statements if s.level is level for w in s.words]
     # lines that are not remarks can only lower the item: a limitation or hedge there caps it
@@ -444,14 +461,18 @@ def read_item(
                 level = EvidenceLevel.partial
                 deciding.append(caps[0].marker.text)
                 break
-    reading.level = level
-    reading.read_in_full = level is not EvidenceLevel.unverified and any(st.full for st in statements)
-    reading.deciding = tuple(deciding or [w for s in statements for w in s.words])
-    reading.understood = not reading.not_understood
-    reading.stated = True
-    if level is not EvidenceLevel.verified:
-        reading.blocked = next((s.blocked for s in statements if s.blocked), None)
-    return reading
+    return Reading(
+        level=level,
+        deciding=tuple(deciding or [w for s in statements for w in s.words]),
+        understood=not said.not_understood,
+        remarks=tuple(said.read),
+        not_understood=tuple(said.not_understood),
+        blocked=next((s.blocked for s in statements if s.blocked), None)
+        if level is not EvidenceLevel.verified
+        else None,
+        stated=True,
+        read_in_full=level is not EvidenceLevel.unverified and any(st.full for st in statements),
+    )
 
 
 _ITEM_NUMBER = re.compile(

@@ -62,18 +62,6 @@ def short_title(item: NoteItem) -> str:
     return parts[0] if parts else item.title
 
 
-def identify(item: NoteItem, doc: KnowledgeDoc) -> Identity:
-    """The item's key against the living document (cached on the item: one decision per run)."""
-    cached = item.identity_cache.get(id(doc)) if item.identity_cache else None
-    if isinstance(cached, Identity):
-        return cached
-    ident = _identify(item, doc)
-    if item.identity_cache is None:
-        item.identity_cache = {}  # made when first asked: most items of a dump are never identified
-    item.identity_cache[id(doc)] = ident
-    return ident
-
-
 def may_be_known_as_a_lead(item: NoteItem, doc: KnowledgeDoc) -> bool:
     """Whether ``identify(item, doc).known`` can hold for an item read at a low level, by the cheap tests.
 
@@ -89,7 +77,9 @@ def may_be_known_as_a_lead(item: NoteItem, doc: KnowledgeDoc) -> bool:
     return any("/" not in r and doc.search(r).hits for r in repos)
 
 
-def _identify(item: NoteItem, doc: KnowledgeDoc) -> Identity:
+def identify(item: NoteItem, doc: KnowledgeDoc) -> Identity:
+    """The item's key against the living document. The rules ask once per item and run; the answer
+    is not kept on the item (the items live through verification, their decisions need not)."""
     ranked = subjects.candidates(item.title, item.text, item.urls)
     # a new subject among the comparable best candidates (``DeepSeek DeepInfer``: the product, not the
     # vendor the document knows); a far weaker candidate is never the key just because it is unknown

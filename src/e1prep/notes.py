@@ -48,7 +48,7 @@ class NoteItem:
     date: str | None = None
     arxiv: tuple[str, ...] = ()  # tuples: most items hold none, and share the one empty tuple
     #: the graded reading behind ``evidence``: deciding words, remarks read, remarks not understood
-    reading: _ev.Reading = field(default_factory=_ev.Reading)
+    reading: _ev.Reading = _ev.UNSTATED
     #: the note's legend, symbol → the note's own words for it (the verifier's plain rule reads these)
     legend: dict[str, str] = field(default_factory=dict)
     #: which layout recogniser produced the item (heading, numbered, table, bullet, link-paragraph, whole-note)
@@ -56,8 +56,6 @@ class NoteItem:
     #: a table row's check cell (its remark) and its other cells, by the header's meaning
     check_cell: str | None = None
     cells: tuple[str, ...] = ()
-    #: e1prep.identity's decision for this item, per living document (decided once per run)
-    identity_cache: dict[int, object] | None = field(default=None, repr=False, compare=False)
     #: the index of an earlier item of the same note with the same text and the same note-level
     #: statements about it (a pasted-twice note, a feed that repeats): it adds nothing of its own
     duplicate_of: int | None = None
@@ -125,9 +123,12 @@ def read_evidence(
     if reading.level is EvidenceLevel.verified:
         ok, word = markers.plain_quotable(text, ctx.legend_words if ctx else None)
         if not ok:
-            reading.reader_level = reading.level
-            reading.level = EvidenceLevel.partial
-            reading.deciding += (f"「{word}」" if word else "（条目内无本人的全文已读表述）",)
+            reading = replace(
+                reading,
+                reader_level=reading.level,
+                level=EvidenceLevel.partial,
+                deciding=(*reading.deciding, f"「{word}」" if word else "（条目内无本人的全文已读表述）"),
+            )
     return reading
 
 
@@ -494,7 +495,6 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
                     text=text,
                     line_start=first_line + span.start,
                     line_end=first_line + span.end - 1,
-                    identity_cache=None,
                     duplicate_of=first.index,
                 )
             )
