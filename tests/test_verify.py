@@ -253,3 +253,54 @@ def test_object_level_is_re_derived_from_its_source_item_whoever_produced_it(ver
     # claiming more than the item states is caught
     claimed = aisim.model_copy(update={"evidence": EvidenceLevel.verified})
     assert any(v.rule == "evidence-overstated" for v in verifier.check_object("increments[1]", claimed))
+
+
+# --- the verifier's indexes of a large material agree with the plain lookups ---------------------------
+
+
+def _material_facts(text: str):
+    from e1prep.loading import Material, MaterialKind, MaterialStatus
+    from e1prep.verify import MaterialFacts
+
+    m = Material(path="inbox/x/n.md", kind=MaterialKind.other, status=MaterialStatus.read, text=text)
+    return MaterialFacts.build(m)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.text(alphabet="0123456789,. ０１-—xab\n", max_size=12), min_size=1, max_size=30))
+def test_the_numeral_index_finds_exactly_the_lines_a_numeral_stands_on(lines: list[str]) -> None:
+    """The packed hash index gives, for every numeral, exactly the lines a per-line reading gives."""
+    from e1prep.numbers import cores_by_line
+
+    facts = _material_facts("\n".join(lines))
+    expected: dict[str, list[int]] = {}
+    for n, cores in enumerate(cores_by_line(facts.lines)):
+        for core in cores:
+            expected.setdefault(core, []).append(n)
+    for core, rows in expected.items():
+        assert facts.lines_with(core) == rows
+    assert facts.lines_with("987654321987") == []
+
+
+def test_names_are_found_across_the_windows_a_large_text_is_searched_in(monkeypatch) -> None:
+    """A name that straddles two search windows is found, and a name that is absent is not."""
+    import e1prep.verify as verify
+
+    monkeypatch.setattr(verify, "_WINDOW", 16)
+    text = "\n".join(f"line {n} filler text" for n in range(40)) + "\nthe DeepInfer stack\n"
+    facts = _material_facts(text)
+    folded = facts.folded
+    names = [folded[k : k + 9] for k in range(0, len(folded) - 9, 5)]  # every window boundary is crossed
+    found = facts.names_all([*names, "DeepInfer", "NotThere"])
+    assert set(names) <= found and "DeepInfer" in found and "NotThere" not in found
+    assert found == {n for n in [*names, "DeepInfer", "NotThere"] if facts.names(n)}
+
+
+def test_the_folded_text_is_the_normalised_text_case_folded(monkeypatch) -> None:
+    """Folded a few lines at a time, it is what folding the whole normalised text gives (ß, Σ, İ too)."""
+    import e1prep.verify as verify
+
+    monkeypatch.setattr(verify, "_FOLD_LINES", 2)
+    facts = _material_facts("Straße ΣΊΣΥΦΟΣ\nİstanbul DeepInfer\n\nﬁle ＡＢＣ １２\nlast")
+    assert facts.folded == facts.normalized.casefold()
+    assert facts.names("STRASSE") and facts.names("deepinfer") and not facts.names("absent")

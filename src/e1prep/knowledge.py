@@ -126,7 +126,7 @@ class KnowledgeDoc:
         """Count case-insensitive hits of a name and list the sections they fall in.
 
         Each term is searched once per document (the rules, the detectors and the verifier ask for
-        the same names); a copy is returned so callers may keep it in their objects.
+        the same names); the answer is frozen, so every object that names the term shares it.
         """
         term = term.strip()
         if not term:
@@ -134,7 +134,7 @@ class KnowledgeDoc:
         found = self._searched.get(term)
         if found is None:
             found = self._searched[term] = self._search(term)
-        return found.model_copy(update={"sections": list(found.sections)})  # its only mutable part
+        return found
 
     def _search(self, term: str) -> DocHits:
         hits = 0

@@ -114,6 +114,8 @@ class NumberCitation(_Model):
 class DocHits(_Model):
     """How often a name occurs in the living document, and in which sections."""
 
+    # frozen: one search's answer is shared by every object that names the term
+    model_config = ConfigDict(extra="forbid", use_enum_values=False, frozen=True)
     term: str
     hits: int = Field(ge=0)
     sections: list[str] = Field(default_factory=list)

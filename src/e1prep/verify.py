@@ -83,8 +83,14 @@ _TEXT_FIELDS = ("title", "points", "relation", "boundary", "summary", "claim", "
 
 #: characters of a large text handed to a search that copies what it is given (a bounded copy)
 _WINDOW = 1 << 16
-#: names looked up together in one Aho–Corasick automaton (about a megabyte at most)
-_NEEDLE_BATCH = 4096
+_LINE_MASK = (1 << 32) - 1
+
+
+def _core_key(core: str) -> int:
+    """A numeral's place in ``MaterialFacts.core_index``: 31 bits of its hash above a 32-bit line number."""
+    return (hash(core) & ((1 << 31) - 1)) << 32
+
+
 #: lines of a large text case-folded at a time (``str.casefold`` works in a buffer of 12 bytes a character)
 _FOLD_LINES = 256
 
@@ -97,7 +103,9 @@ class MaterialFacts:
     #: the material's lines, normalised (``numbers.normalize``); joined, they are the normalised text
     lines: list[str] = field(default_factory=list)
     line_set: set[str] = field(default_factory=set)
-    core_lines: dict[str, list[int]] = field(default_factory=dict)
+    #: where each numeral stands, sorted: a numeral's hash (high 31 bits) and its line (low 32 bits) in
+    #: one machine integer each, not a dictionary of lists (every line of a dump has numerals of its own)
+    core_index: array[int] = field(default_factory=lambda: array("q"))
     #: the items of a note; the plain rule's level of each is worked out when first asked for
     items: list[NoteItem] = field(default_factory=list)
     #: per line: the item it belongs to and the first line of its bullet block (-1: in none), for a
@@ -233,21 +241,18 @@ class MaterialFacts:
                 needles.setdefault(needle, []).append(name)
         if not needles:
             return set()
+        automaton = ahocorasick.Automaton()
+        for needle in needles:
+            automaton.add_word(needle, needle)
+        automaton.make_automaton()
         found: set[str] = set()
-        pending = list(needles)
-        for first in range(0, len(pending), _NEEDLE_BATCH):  # an automaton costs some 300 bytes a needle
-            batch = pending[first : first + _NEEDLE_BATCH]
-            automaton = ahocorasick.Automaton()
-            for needle in batch:
-                automaton.add_word(needle, needle)
-            automaton.make_automaton()
-            longest = max(map(len, batch))
-            for haystack in (self.folded, self.material.path.casefold()):
-                # the automaton copies what it searches into 4-byte characters: it is given the text a
-                # window at a time, each overlapping the next by the longest needle (no match is missed)
-                for start in range(0, max(len(haystack), 1), _WINDOW):
-                    window = haystack[start : start + _WINDOW + longest - 1]
-                    found.update(needle for _end, needle in automaton.iter(window))
+        longest = max(map(len, needles))
+        for haystack in (self.folded, self.material.path.casefold()):
+            # the automaton copies what it searches into 4-byte characters: it is given the text a
+            # window at a time, each overlapping the next by the longest needle (no match is missed)
+            for start in range(0, max(len(haystack), 1), _WINDOW):
+                window = haystack[start : start + _WINDOW + longest - 1]
+                found.update(needle for _end, needle in automaton.iter(window))
         return {name for needle in found for name in needles[needle]}
 
     @classmethod
@@ -271,17 +276,26 @@ class MaterialFacts:
         elif material.kind in (MaterialKind.repo_card, MaterialKind.paper_card, MaterialKind.knowledge):
             facts.uniform = EvidenceLevel.card
         facts.line_set = set(facts.lines)
-        for n, cores in enumerate(cores_by_line(facts.lines)):
-            for core in cores:
-                facts.core_lines.setdefault(core, []).append(n)
+        facts.core_index = array(
+            "q", sorted(_core_key(core) | n for n, cores in enumerate(cores_by_line(facts.lines)) for core in cores)
+        )
         return facts
+
+    def lines_with(self, core: str) -> list[int]:
+        """The lines (0-based, ascending) on which ``core`` stands as a numeral."""
+        key = _core_key(core)
+        first = bisect.bisect_left(self.core_index, key)
+        last = bisect.bisect_left(self.core_index, key + _LINE_MASK + 1, first)
+        rows = (packed & _LINE_MASK for packed in self.core_index[first:last])
+        # another numeral whose hash shares the same bits is not it: each line found is read again
+        return [n for n in rows if core in next(cores_by_line((self.lines[n],)))]
 
     def _candidates(self, needle: str) -> list[int] | None:
         """Lines that may hold ``needle``: those holding its longest numeral (None: it has none)."""
         cores = number_cores(needle)
         if not cores:
             return None
-        return self.core_lines.get(max(cores, key=len), [])
+        return self.lines_with(max(cores, key=len))
 
     def contains(self, needle: str) -> bool:
         """``occurs_in`` over the material, looking only at the lines that hold the needle's numeral."""
