@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from e1prep import numbers
-from e1prep.numbers import cores_by_line, normalize, number_cores, occurs_in
+from e1prep.numbers import line_cores, normalize, number_cores, occurs_in
 
 CORPUS = Path(__file__).parent / "data" / "number_corpus.jsonl"
 ROWS = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -105,18 +105,10 @@ def test_number_cores_and_parse_value() -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.text(alphabet="0123456789,. \t０１，．-—xab\u3000\n", max_size=14), max_size=4))
-def test_cores_by_line_equals_number_cores_of_each_normalised_line(lines: list[str]) -> None:
-    """The verifier indexes numerals of all lines in one pass; it must agree with the per-line function."""
+def test_line_cores_equal_number_cores_of_each_normalised_line(lines: list[str]) -> None:
+    """The verifier indexes the numerals of each line uncached; it must agree with the cached function."""
     norms = [normalize(line) for line in "\n".join(lines).split("\n")]
-    assert list(cores_by_line(norms)) == [tuple(dict.fromkeys(number_cores(n))) for n in norms]
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.text(alphabet="0123456789,. \t０１，．-—xab\u3000\n\r\x85\u2028", max_size=40))
-def test_normalized_lines_of_a_text_are_its_split_lines_normalised(text: str) -> None:
-    """The verifier normalises a material line by line without splitting it first: the same lines,
-    only "\\n" ends one (never the other line separators ``str.splitlines`` knows)."""
-    assert numbers.normalized_lines_of(text) == numbers.normalize_lines(text.split("\n"))
+    assert [line_cores(n) for n in norms] == [tuple(dict.fromkeys(number_cores(n))) for n in norms]
 
 
 @settings(max_examples=200, deadline=None)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from conftest import BLOGS
@@ -267,14 +267,18 @@ def _material_facts(text: str):
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.text(alphabet="0123456789,. ０１-—xab\n", max_size=12), min_size=1, max_size=30))
+@given(st.lists(st.text(alphabet="0123456789,. \t０１-—xab\n\r\x85\u2028", max_size=12), min_size=1, max_size=30))
 def test_the_numeral_index_finds_exactly_the_lines_a_numeral_stands_on(lines: list[str]) -> None:
     """The packed hash index gives, for every numeral, exactly the lines a per-line reading gives."""
-    from e1prep.numbers import cores_by_line
+    from e1prep.numbers import line_cores, normalize_lines
 
-    facts = _material_facts("\n".join(lines))
+    text = "\n".join(lines)
+    facts = _material_facts(text)
+    assert facts.normalized_lines() == normalize_lines(text.split("\n"))
+    assert all(facts.has_line(line) for line in facts.normalized_lines())
+    assert not facts.has_line("not-a-line-of-it")
     expected: dict[str, list[int]] = {}
-    for n, cores in enumerate(cores_by_line(facts.lines)):
+    for n, cores in enumerate(map(line_cores, facts.normalized_lines())):
         for core in cores:
             expected.setdefault(core, []).append(n)
     for core, rows in expected.items():
@@ -302,5 +306,60 @@ def test_the_folded_text_is_the_normalised_text_case_folded(monkeypatch) -> None
 
     monkeypatch.setattr(verify, "_FOLD_LINES", 2)
     facts = _material_facts("Straße ΣΊΣΥΦΟΣ\nİstanbul DeepInfer\n\nﬁle ＡＢＣ １２\nlast")
-    assert facts.folded == facts.normalized.casefold()
+    assert facts.folded == "".join(facts.normalized_lines()).casefold() == facts.normalized.casefold()
     assert facts.names("STRASSE") and facts.names("deepinfer") and not facts.names("absent")
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.lists(st.text(alphabet="0123456789,. ０１-—xab卡\n", max_size=10), min_size=1, max_size=12),
+    st.lists(st.text(alphabet="0123456789. -x卡", min_size=1, max_size=5), min_size=1, max_size=6),
+    st.booleans(),
+)
+@example(lines=["1", "2x", "5"], needles=["12"], collide=True)  # across a line break, its numeral on no line
+def test_number_lookups_are_exact_even_when_every_hash_collides(monkeypatch, lines, needles, collide) -> None:
+    """``contains``, ``level_of`` and ``has_line`` give what a plain per-line reading gives; with every
+    hash made equal (each line then filed under every key), the answers do not change."""
+    import e1prep.verify as verify
+    from e1prep.numbers import line_cores, number_cores
+
+    if collide:
+        monkeypatch.setattr(verify, "_hash_key", lambda text: 0)
+    facts = _material_facts("\n".join(lines))
+    norm = facts.normalized_lines()
+    joined = "".join(norm)
+    for needle in needles:
+        cores = number_cores(needle)
+        if not cores:
+            expected = occurs_in(needle, joined)
+        else:
+            core = max(cores, key=len)
+            on = [n for n, line in enumerate(norm) if core in line_cores(line)]
+            expected = any(occurs_in(needle, norm[n]) for n in on) or (bool(on) and occurs_in(needle, joined))
+        assert facts.contains(needle) == expected, needle
+        assert facts.level_of(needle) == _plain_level_of(facts, norm, needle), needle
+    for line in norm:
+        assert facts.has_line(line)
+    assert not facts.has_line("zz-not-a-line")
+
+
+def _plain_level_of(facts, norm: list[str], number: str):
+    """``MaterialFacts.level_of`` without a line, over the exact lines its numeral stands on."""
+    from e1prep.numbers import line_cores, number_cores
+
+    cores = number_cores(number)
+    if not cores:
+        return None
+    core = max(cores, key=len)
+    first = None
+    for n in [n for n, line in enumerate(norm) if core in line_cores(line)]:
+        level = facts.line_level(n)
+        if level is None or (first is not None and level.quotable):
+            continue
+        if occurs_in(number, norm[n]):
+            if not level.quotable:
+                return level
+            first = level
+    return first

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Literal
@@ -95,29 +95,23 @@ def number_cores(text: str) -> tuple[str, ...]:
     return tuple(m.group(0).lstrip("0") or "0" for m in _NUMERAL.finditer(norm))
 
 
-def normalized_lines_of(text: str) -> list[str]:
-    """``normalize_lines(text.split("\\n"))``, without holding the split lines beside their normalised
-    copies (a large material's text is not held three times at once)."""
-    out: list[str] = []
-    start = 0
-    while (end := text.find("\n", start)) >= 0:
-        out.append(_normalize(text[start:end]))
-        start = end + 1
-    out.append(_normalize(text[start:]))
-    return out
-
-
-def cores_by_line(normalized: Iterable[str]) -> Iterator[tuple[str, ...]]:
-    """``number_cores`` of each of many normalised lines (each numeral once), one line at a time.
+def line_cores(normalized: str) -> tuple[str, ...]:
+    """``number_cores`` of one normalised line, each numeral once, uncached.
 
     A normalised line has no whitespace left, and normalising it again can only drop thousands
     separators that stood after a space (``1 ,234`` → ``1,234`` → ``1234``); a numeral never spans lines.
     """
-    for line in normalized:
-        if "," in line:
-            line = _THOUSANDS.sub("", line)
-        found = _NUMERAL.findall(line)
-        yield tuple(dict.fromkeys(n.lstrip("0") or "0" for n in found)) if found else ()
+    if "," in normalized:
+        normalized = _THOUSANDS.sub("", normalized)
+    found = _NUMERAL.findall(normalized)
+    if len(found) < 2:  # most lines hold one numeral or none
+        return (found[0].lstrip("0") or "0",) if found else ()
+    return tuple(dict.fromkeys([n.lstrip("0") or "0" for n in found]))
+
+
+def normalize_line(line: str) -> str:
+    """``normalize`` of one line of a material, uncached (each line is read once, or when asked)."""
+    return _normalize(line)
 
 
 @lru_cache(maxsize=4096)

@@ -35,7 +35,7 @@ from .models import (
     Violation,
 )
 from .notes import URL_RE, NoteItem, blocks, note_items
-from .numbers import cores_by_line, normalize, normalize_lines, normalized_lines_of, number_cores, occurs_in, scan
+from .numbers import line_cores, normalize, normalize_line, normalize_lines, number_cores, occurs_in, scan
 from .regexgate import guarded
 
 RULES: dict[str, str] = {
@@ -84,11 +84,14 @@ _TEXT_FIELDS = ("title", "points", "relation", "boundary", "summary", "claim", "
 #: characters of a large text handed to a search that copies what it is given (a bounded copy)
 _WINDOW = 1 << 16
 _LINE_MASK = (1 << 32) - 1
+#: lines after a quote's stated place that are looked at before the whole text
+_NEAR_LINES = 16
 
 
-def _core_key(core: str) -> int:
-    """A numeral's place in ``MaterialFacts.core_index``: 31 bits of its hash above a 32-bit line number."""
-    return (hash(core) & ((1 << 31) - 1)) << 32
+def _hash_key(text: str) -> int:
+    """A line's or numeral's place in an index of ``MaterialFacts``: 31 bits of its hash above a
+    32-bit line number (the line is read again on a hit: two texts may share the bits)."""
+    return (hash(text) & ((1 << 31) - 1)) << 32
 
 
 #: lines of a large text case-folded at a time (``str.casefold`` works in a buffer of 12 bytes a character)
@@ -100,9 +103,13 @@ class MaterialFacts:
     """A material prepared for checks: normalised text and the evidence level of each line."""
 
     material: Material
-    #: the material's lines, normalised (``numbers.normalize``); joined, they are the normalised text
-    lines: list[str] = field(default_factory=list)
-    line_set: set[str] = field(default_factory=set)
+    #: where each line of the material's text starts: a line is normalised (``numbers.normalize``)
+    #: when it is read; the normalised lines are not kept beside the text, only the indexes below and
+    #: the case-folded text (joined, the normalised lines are the normalised text)
+    line_starts: array[int] = field(default_factory=lambda: array("q"))
+    #: each normalised line's hash (high 31 bits) and number (low 32 bits), sorted: whole-line quotes
+    line_index: array[int] = field(default_factory=lambda: array("q"))
+    has_text: bool = False
     #: where each numeral stands, sorted: a numeral's hash (high 31 bits) and its line (low 32 bits) in
     #: one machine integer each, not a dictionary of lists (every line of a dump has numerals of its own)
     core_index: array[int] = field(default_factory=lambda: array("q"))
@@ -126,26 +133,39 @@ class MaterialFacts:
     _contains: dict[str, bool] = field(default_factory=dict)
 
     @property
+    def line_count(self) -> int:
+        return len(self.line_starts)
+
+    def line(self, n: int) -> str:
+        """Line ``n`` (0-based), normalised."""
+        text, starts = self.material.text, self.line_starts
+        end = starts[n + 1] - 1 if n + 1 < len(starts) else len(text)
+        return normalize_line(text[starts[n] : end])
+
+    def normalized_lines(self, first: int = 0, end: int | None = None) -> list[str]:
+        """Lines ``first:end`` (0-based), normalised."""
+        return [self.line(n) for n in range(first, self.line_count if end is None else min(end, self.line_count))]
+
+    @property
     def normalized(self) -> str:
-        """The normalised text (its lines joined), made when a lookup first needs more than one line."""
+        """The normalised text (its lines joined), made when a lookup first needs more than a line's span."""
         if self._normalized is None:
-            self._normalized = "".join(self.lines)
+            step = _FOLD_LINES
+            self._normalized = "".join(
+                ["".join(self.normalized_lines(i, i + step)) for i in range(0, self.line_count, step)]
+            )
         return self._normalized
 
     @property
     def empty(self) -> bool:
         """Whether the material holds no text but whitespace."""
-        return not any(self.lines)
+        return not self.has_text
 
     @property
     def folded(self) -> str:
-        """The normalised text, case-folded: where names are looked up. Folded a few lines at a time
-        (case folding maps each character on its own): ``str.casefold`` works in a buffer of three
-        4-byte characters per character, which for a whole large note would be seven times the note."""
+        """The normalised text, case-folded: where names are looked up (made with the facts)."""
         if self._folded is None:
-            lines = self.lines
-            step = _FOLD_LINES
-            self._folded = "".join(["".join(lines[i : i + step]).casefold() for i in range(0, len(lines), step)])
+            self._folded = self.normalized.casefold()
         return self._folded
 
     @property
@@ -226,8 +246,8 @@ class MaterialFacts:
         if not needle:
             return False
         if near is not None:
-            first, last = max(near[0], 1), min(near[1], len(self.lines))
-            if any(needle in self.lines[n - 1].casefold() for n in range(first, last + 1)):
+            first, last = max(near[0], 1), min(near[1], self.line_count)
+            if any(needle in self.line(n - 1).casefold() for n in range(first, last + 1)):
                 return True
         return needle in self.folded or needle in self.material.path.casefold()
 
@@ -257,45 +277,79 @@ class MaterialFacts:
 
     @classmethod
     def build(cls, material: Material) -> MaterialFacts:
-        facts = cls(material, normalized_lines_of(material.text))
-        lines = facts.lines
+        facts = cls(material)
+        facts._index_lines()
+        count = facts.line_count
         if material.kind in (MaterialKind.inbox_note, MaterialKind.other):
             # the verifier's own plain rule, from the marker table: whatever level the reader (or
             # a producer) gave the item, a line is quotable only if its item states an unhedged full
             # read and no limitation, hedge or relayed check anywhere (markers.plain_quotable); each
             # level is worked out when a citation asks for it, not for every line of a large note
-            owner, starts = array("i", [-1]) * len(lines), array("i", [-1]) * len(lines)
+            owner, starts = array("i", [-1]) * count, array("i", [-1]) * count
             for n, item in enumerate(note_items(material)):
                 facts.items.append(item)
                 for offset, block in blocks(item.text):
                     first = item.line_start + offset
                     for k in range(block.count("\n") + 1):
-                        if 0 < first + k <= len(lines):
+                        if 0 < first + k <= count:
                             owner[first + k - 1], starts[first + k - 1] = n, first
             facts.line_items, facts.line_block_starts = owner, starts
         elif material.kind in (MaterialKind.repo_card, MaterialKind.paper_card, MaterialKind.knowledge):
             facts.uniform = EvidenceLevel.card
-        facts.line_set = set(facts.lines)
-        facts.core_index = array(
-            "q", sorted(_core_key(core) | n for n, cores in enumerate(cores_by_line(facts.lines)) for core in cores)
-        )
         return facts
+
+    def _index_lines(self) -> None:
+        """One pass over the text: where each line starts, each normalised line's and numeral's hash,
+        and the case-folded text (folded a few lines at a time: ``str.casefold`` works in a buffer of
+        three 4-byte characters per character, which for a whole large note would be seven times it)."""
+        text = self.material.text
+        starts: list[int] = []
+        lines: list[str] = []  # a few lines at a time
+        line_keys: list[int] = []
+        core_keys: list[int] = []
+        folded: list[str] = []
+        start, n = 0, 0
+        while start >= 0:
+            end = text.find("\n", start)
+            starts.append(start)
+            lines.append(normalize_line(text[start:] if end < 0 else text[start:end]))
+            start = end + 1 if end >= 0 else -1
+            if len(lines) == _FOLD_LINES or start < 0:
+                for line in lines:
+                    line_keys.append(_hash_key(line) | n)
+                    core_keys += [_hash_key(core) | n for core in line_cores(line)]
+                    n += 1
+                folded.append("".join(lines).casefold())
+                self.has_text = self.has_text or any(lines)
+                lines = []
+        self.line_starts = array("q", starts)
+        self._folded = "".join(folded)
+        self.line_index = array("q", sorted(line_keys))
+        self.core_index = array("q", sorted(core_keys))
+
+    def _rows(self, index: array[int], key: str) -> list[int]:
+        """The lines an index files under ``key``'s hash (ascending; another key may share its bits)."""
+        packed = _hash_key(key)
+        first = bisect.bisect_left(index, packed)
+        last = bisect.bisect_left(index, packed + _LINE_MASK + 1, first)
+        return [p & _LINE_MASK for p in index[first:last]]
+
+    def has_line(self, normalized: str) -> bool:
+        """Whether some line, normalised, is exactly ``normalized``."""
+        return any(self.line(n) == normalized for n in self._rows(self.line_index, normalized))
 
     def lines_with(self, core: str) -> list[int]:
         """The lines (0-based, ascending) on which ``core`` stands as a numeral."""
-        key = _core_key(core)
-        first = bisect.bisect_left(self.core_index, key)
-        last = bisect.bisect_left(self.core_index, key + _LINE_MASK + 1, first)
-        rows = (packed & _LINE_MASK for packed in self.core_index[first:last])
-        # another numeral whose hash shares the same bits is not it: each line found is read again
-        return [n for n in rows if core in next(cores_by_line((self.lines[n],)))]
+        return [n for n in self._rows(self.core_index, core) if core in line_cores(self.line(n))]
 
-    def _candidates(self, needle: str) -> list[int] | None:
-        """Lines that may hold ``needle``: those holding its longest numeral (None: it has none)."""
+    def _candidates(self, needle: str) -> tuple[str, list[int]] | None:
+        """The needle's longest numeral, and the lines filed under its hash: those holding it, and
+        perhaps another numeral of the same hash bits (None: the needle has no numeral)."""
         cores = number_cores(needle)
         if not cores:
             return None
-        return self.lines_with(max(cores, key=len))
+        core = max(cores, key=len)
+        return core, self._rows(self.core_index, core)
 
     def contains(self, needle: str) -> bool:
         """``occurs_in`` over the material, looking only at the lines that hold the needle's numeral."""
@@ -305,39 +359,54 @@ class MaterialFacts:
         return found
 
     def _lookup(self, needle: str) -> bool:
-        candidates = self._candidates(needle)
-        if candidates is None:
+        filed = self._candidates(needle)
+        if filed is None:
             return occurs_in(needle, self.normalized)
-        return any(occurs_in(needle, self.lines[n]) for n in candidates) or (
-            len(candidates) > 0 and occurs_in(needle, self.normalized)
-        )
-
-    def has_quote(self, quote: str) -> bool:
-        parts = [normalize(line) for line in quote.split("\n") if line.strip()]
-        if parts and all(p in self.line_set for p in parts):
+        core, candidates = filed
+        if any(occurs_in(needle, self.line(n)) for n in candidates):
             return True
-        return normalize(quote) in self.normalized
+        # on no line whole: across a line break only if its numeral stands on some line at all
+        return any(core in line_cores(self.line(n)) for n in candidates) and occurs_in(needle, self.normalized)
+
+    def has_quote(self, quote: str, near: tuple[int | None, int | None] | None = None) -> bool:
+        """Whether ``quote`` stands in the material (spacing aside): whole lines, or within the text.
+        ``near`` (1-based first and last line, when the quote says where it stands) and a few lines
+        after it are looked at first."""
+        parts = [normalize(line) for line in quote.split("\n") if line.strip()]
+        if parts and all(self.has_line(p) for p in parts):
+            return True
+        whole = normalize(quote)
+        if near is not None and near[0] is not None:
+            # a quote of a bullet block names the block's first line: its continuation lines follow
+            first, last = max(near[0], 1), near[1] or near[0]
+            joined = ""
+            for n in range(first - 1, min(last + _NEAR_LINES, self.line_count)):
+                joined += self.line(n)
+                if n >= last - 1 and whole in joined:
+                    return True
+        return whole in self.normalized
 
     def level_of(self, number: str, line: int | None = None) -> EvidenceLevel | None:
         """The level of the cited line when ``number`` stands on it, else the strictest level among the
         lines where it stands (None: found nowhere)."""
-        if line is not None and 0 < line <= len(self.lines) and occurs_in(number, self.lines[line - 1]):
+        if line is not None and 0 < line <= self.line_count and occurs_in(number, self.line(line - 1)):
             return self.line_level(line - 1) or self.level_of(number)
         if number not in self._levels_of:
             self._levels_of[number] = self._level_of(number)
         return self._levels_of[number]
 
     def _level_of(self, number: str) -> EvidenceLevel | None:
-        candidates = self._candidates(number)
-        if not candidates:
+        filed = self._candidates(number)
+        if filed is None:
             return None
+        _, candidates = filed  # a line of another numeral is passed over below: the number is not on it
         # a non-quotable line decides at once (in doubt, down); a quotable one only if no other holds it
         first: EvidenceLevel | None = None
         for n in candidates:
             lvl = self.line_level(n)
             if lvl is None or (first is not None and lvl.quotable):
                 continue
-            if occurs_in(number, self.lines[n]):
+            if occurs_in(number, self.line(n)):
                 if not lvl.quotable:
                     return lvl
                 first = lvl
@@ -556,7 +625,7 @@ class Verifier:
                     reason="not a read material of this manifest item",
                 )
             ]
-        if loc.quote and not facts.has_quote(loc.quote):
+        if loc.quote and not facts.has_quote(loc.quote, (loc.line_start, loc.line_end)):
             out.append(
                 Violation(
                     path=f"{path}.quote",
@@ -649,7 +718,7 @@ class Verifier:
                     path=path, rule="citation-not-in-source", text=cite.text, reason=f"not found in {cite.source.path}"
                 )
             )
-        if cite.source.quote and not facts.has_quote(cite.source.quote):
+        if cite.source.quote and not facts.has_quote(cite.source.quote, (cite.source.line_start, cite.source.line_end)):
             out.append(
                 Violation(
                     path=f"{path}.source.quote",
