@@ -319,14 +319,21 @@ def test_the_folded_text_is_the_normalised_text_case_folded(monkeypatch) -> None
     st.booleans(),
 )
 @example(lines=["1", "2x", "5"], needles=["12"], collide=True)  # across a line break, its numeral on no line
+@example(lines=["9a", "9.0"], needles=["9."], collide=True)  # on a line of another numeral of the same bits
 def test_number_lookups_are_exact_even_when_every_hash_collides(monkeypatch, lines, needles, collide) -> None:
     """``contains``, ``level_of`` and ``has_line`` give what a plain per-line reading gives; with every
     hash made equal (each line then filed under every key), the answers do not change."""
     import e1prep.verify as verify
+
+    with monkeypatch.context() as patch:  # one example's patch must not outlive it
+        if collide:
+            patch.setattr(verify, "_hash_key", lambda text: 0)
+        _check_number_lookups(lines, needles)
+
+
+def _check_number_lookups(lines: list[str], needles: list[str]) -> None:
     from e1prep.numbers import line_cores, number_cores
 
-    if collide:
-        monkeypatch.setattr(verify, "_hash_key", lambda text: 0)
     facts = _material_facts("\n".join(lines))
     norm = facts.normalized_lines()
     joined = "".join(norm)
@@ -363,3 +370,21 @@ def _plain_level_of(facts, norm: list[str], number: str):
                 return level
             first = level
     return first
+
+
+@pytest.mark.parametrize("collide", [False, True])
+def test_urls_are_looked_up_exactly_through_their_index(example_kb_module, monkeypatch, collide: bool) -> None:
+    """Every URL of the materials is a token; a URL cut short, or longer, is not (with every hash
+    made equal too: each hit is matched again where it stands)."""
+    import e1prep.verify as verify
+    from e1prep.notes import URL_RE
+
+    if collide:
+        monkeypatch.setattr(verify, "_hash_key", lambda text: 0)
+    kb, doc = example_kb_module
+    v = Verifier(kb, doc)
+    urls = {u for text in v._texts for u in URL_RE.findall(text)}
+    assert urls and all(v._is_token(u) for u in urls)
+    assert not any(v._is_token(u[:-1]) for u in urls if u[:-1] not in urls)
+    assert not any(v._is_token(u + "x") for u in urls if u + "x" not in urls)
+    assert not v._is_token("https://example.invalid/not-in-any-material")

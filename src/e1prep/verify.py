@@ -89,9 +89,17 @@ _NEAR_LINES = 16
 
 
 def _hash_key(text: str) -> int:
-    """A line's or numeral's place in an index of ``MaterialFacts``: 31 bits of its hash above a
-    32-bit line number (the line is read again on a hit: two texts may share the bits)."""
+    """A text's place in a packed index: 31 bits of its hash above a 32-bit number (a line's, an
+    offset's). What an index files under a key is read again on a hit: two texts may share the bits."""
     return (hash(text) & ((1 << 31) - 1)) << 32
+
+
+def _filed(index: array[int], key: str) -> list[int]:
+    """The numbers a sorted packed index files under ``key``'s hash bits (ascending)."""
+    packed = _hash_key(key)
+    first = bisect.bisect_left(index, packed)
+    last = bisect.bisect_left(index, packed + _LINE_MASK + 1, first)
+    return [p & _LINE_MASK for p in index[first:last]]
 
 
 #: lines of a large text case-folded at a time (``str.casefold`` works in a buffer of 12 bytes a character)
@@ -327,20 +335,13 @@ class MaterialFacts:
         self.line_index = array("q", sorted(line_keys))
         self.core_index = array("q", sorted(core_keys))
 
-    def _rows(self, index: array[int], key: str) -> list[int]:
-        """The lines an index files under ``key``'s hash (ascending; another key may share its bits)."""
-        packed = _hash_key(key)
-        first = bisect.bisect_left(index, packed)
-        last = bisect.bisect_left(index, packed + _LINE_MASK + 1, first)
-        return [p & _LINE_MASK for p in index[first:last]]
-
     def has_line(self, normalized: str) -> bool:
         """Whether some line, normalised, is exactly ``normalized``."""
-        return any(self.line(n) == normalized for n in self._rows(self.line_index, normalized))
+        return any(self.line(n) == normalized for n in _filed(self.line_index, normalized))
 
     def lines_with(self, core: str) -> list[int]:
         """The lines (0-based, ascending) on which ``core`` stands as a numeral."""
-        return [n for n in self._rows(self.core_index, core) if core in line_cores(self.line(n))]
+        return [n for n in _filed(self.core_index, core) if core in line_cores(self.line(n))]
 
     def _candidates(self, needle: str) -> tuple[str, list[int]] | None:
         """The needle's longest numeral, and the lines filed under its hash: those holding it, and
@@ -349,7 +350,7 @@ class MaterialFacts:
         if not cores:
             return None
         core = max(cores, key=len)
-        return core, self._rows(self.core_index, core)
+        return core, _filed(self.core_index, core)
 
     def contains(self, needle: str) -> bool:
         """``occurs_in`` over the material, looking only at the lines that hold the needle's numeral."""
@@ -399,14 +400,15 @@ class MaterialFacts:
         filed = self._candidates(number)
         if filed is None:
             return None
-        _, candidates = filed  # a line of another numeral is passed over below: the number is not on it
+        core, candidates = filed
         # a non-quotable line decides at once (in doubt, down); a quotable one only if no other holds it
         first: EvidenceLevel | None = None
         for n in candidates:
             lvl = self.line_level(n)
             if lvl is None or (first is not None and lvl.quotable):
                 continue
-            if occurs_in(number, self.line(n)):
+            line = self.line(n)  # a line of another numeral filed under the same bits is passed over
+            if occurs_in(number, line) and core in line_cores(line):
                 if not lvl.quotable:
                     return lvl
                 first = lvl
@@ -446,9 +448,13 @@ class Verifier:
         self.scope = {m.path for m in (*kb.materials, *kb.spot_checks)}
         self._texts = [m.text for m in (*kb.materials, *kb.spot_checks) if m.status is MaterialStatus.read]
         self.section_ids = {s.id for s in doc.sections}
-        #: every URL and arXiv id of the materials (what is looked up): most lookups end here, the rest
-        #: search the texts once each (a set of every word would cost several times the input in memory)
-        self._tokens = {t for text in self._texts for t in (*URL_RE.findall(text), *arxiv_ids(text))}
+        #: every URL (per text: where each stands, filed under its hash) and arXiv id of the materials,
+        #: what is looked up: most lookups end here, the rest search the texts once each (a set of
+        #: every word, or of every URL as a string, would cost several times a dump in memory)
+        self._urls = [
+            array("q", sorted(_hash_key(m.group()) | m.start() for m in URL_RE.finditer(t))) for t in self._texts
+        ]
+        self._arxiv = {a for text in self._texts for a in arxiv_ids(text)}
         self._in_materials: dict[str, bool] = {}
         self._hits: dict[str, int] = {}
 
@@ -456,8 +462,19 @@ class Verifier:
         """Does ``text`` occur verbatim in a material? (URLs, arXiv ids: answered once each.)"""
         found = self._in_materials.get(text)
         if found is None:
-            found = self._in_materials[text] = text in self._tokens or self._in_texts(text)
+            found = self._in_materials[text] = self._is_token(text) or self._in_texts(text)
         return found
+
+    def _is_token(self, text: str) -> bool:
+        """Whether ``text`` is one of the materials' arXiv ids, or exactly one of their URLs."""
+        if text in self._arxiv:
+            return True
+        for t, urls in zip(self._texts, self._urls, strict=True):
+            for at in _filed(urls, text):
+                m = URL_RE.match(t, at)
+                if m is not None and m.group() == text:
+                    return True
+        return False
 
     def _in_texts(self, text: str) -> bool:
         """In one material's text; a text with a line break may also run from one material into the next
