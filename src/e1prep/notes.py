@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from . import evidence as _ev
@@ -206,14 +207,14 @@ def _clean_title(raw: str) -> str:
     return title.replace("**", "").replace("`", "").strip(" -—:：|")
 
 
-@dataclass
+@dataclass(slots=True)
 class _Span:
     title: str
     start: int  # 0-based line index
     end: int  # exclusive
     recogniser: str = "heading"
     check: str | None = None  # a table row's check cell
-    cells: list[str] = field(default_factory=list)  # a table row's other cells (not title, URL, number, check)
+    cells: tuple[str, ...] = ()  # a table row's other cells (not title, URL, number, check)
 
 
 _BR = re.compile(r"<br\s*/?>")
@@ -251,11 +252,11 @@ def _table_spans(lines: list[str]) -> tuple[list[_Span], list[list[str]]]:
         check_col = meanings.index("check") if "check" in meanings else None
         title = cells[title_col] if title_col < len(cells) else cells[0]
         check = cells[check_col] if check_col is not None and check_col < len(cells) else None
-        other = [
+        other = tuple(
             c
             for n, c in enumerate(cells)
             if n not in (title_col, check_col) and c and not URL_RE.fullmatch(c) and not _NUMBER_CELL.fullmatch(c)
-        ]
+        )
         spans.append(_Span(title, i, i + 1, "table", check, other))
         rows.append(cells)
     return spans, rows
@@ -418,18 +419,21 @@ def _spans_of(lines: list[str]) -> list[_Span]:
     """The best single structure of a block of lines: the one whose items carry the most URLs."""
     urls = _UrlLines(lines)
     tables = _table_spans(lines)[0]
-    candidates = [
-        _refine(lines, _heading_spans(lines), urls, tables),
-        _list_spans(lines, _NUMBERED, "numbered"),
-        tables,
-        _list_spans(lines, _TOP_BULLET, "bullet", with_url=urls),
-        _link_paragraph_spans(lines),
-        _titled_url_spans(lines),
-        _segmented_spans(lines),
+    # each structure is made when it is scored, and dropped unless it is the best so far (a dump of
+    # ten thousand lines gives ten thousand spans under several structures)
+    candidates: list[Callable[[], list[_Span]]] = [
+        lambda: _refine(lines, _heading_spans(lines), urls, tables),
+        lambda: _list_spans(lines, _NUMBERED, "numbered"),
+        lambda: tables,
+        lambda: _list_spans(lines, _TOP_BULLET, "bullet", with_url=urls),
+        lambda: _link_paragraph_spans(lines),
+        lambda: _titled_url_spans(lines),
+        lambda: _segmented_spans(lines),
     ]
     best: list[_Span] = []
     best_score = -1
-    for spans in candidates:
+    for make in candidates:
+        spans = make()
         if not spans:
             continue
         with_url = sum(1 for s in spans if urls.any(s.start, s.end))
@@ -482,7 +486,9 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     ctx = _ev.note_context(lines, [i for i in range(len(lines)) if i not in inside], numbers)
     items: list[NoteItem] = []
     seen: dict[tuple[str, str | None, str], NoteItem] = {}
-    for n, (span, text) in enumerate(zip(best, texts, strict=True), start=1):
+    best.reverse()  # taken from the end as the items are made: a span's words are let go once read
+    for n, text in enumerate(texts, start=1):
+        span = best.pop()
         same = (text, span.check, span.recogniser)  # exactly the same words: line breaks matter to the reader
         first = seen.get(same)
         if first is not None and ctx.ranges.get(numbers[n - 1]) == ctx.ranges.get(numbers[first.index - 1]):
@@ -537,7 +543,7 @@ def make_item(
     number: int | None = None,
     recogniser: str = "heading",
     check_cell: str | None = None,
-    cells: list[str] | None = None,
+    cells: tuple[str, ...] = (),
 ) -> NoteItem:
     reading = read_evidence(text, ctx, number, check_cell)
     urls = list(dict.fromkeys(u.rstrip(".,;:)") for u in URL_RE.findall(text)))
@@ -558,7 +564,7 @@ def make_item(
         legend=ctx.legend_words if ctx else {},
         recogniser=recogniser,
         check_cell=check_cell,
-        cells=tuple(cells or ()),
+        cells=cells,
     )
 
 
