@@ -98,9 +98,9 @@ def test_find_with_gates_equals_find_running_every_row(monkeypatch: pytest.Monke
     lines = _lines()
     gated = [markers._find.__wrapped__(line, markers.ALL_KINDS) for line in lines]
 
-    class Open:
+    class Open:  # every row's gate, and the phrases' (the last), open
         def open(self, text: str) -> frozenset[int]:
-            return frozenset(range(len(markers.patterns())))
+            return frozenset(range(len(markers.patterns()) + 1))
 
     monkeypatch.setattr(markers, "_gates", Open)
     every = [markers._find.__wrapped__(line, markers.ALL_KINDS) for line in lines]
@@ -189,3 +189,26 @@ def test_the_number_scan_in_one_alternation_equals_it_on_generated_text(parts: l
     if not text.isascii():
         text = numbers._to_ascii_digits(text)
     assert numbers._scan.__wrapped__(text) == numbers._scan_each(text)
+
+
+_PHRASES = [m.text for m in markers.markers()]
+
+
+def test_the_phrase_gate_opens_wherever_a_phrase_matches_a_real_line() -> None:
+    """Phrases are looked for only when their gate opens: it must open on every line one stands in."""
+    gates, phrases = markers._gates(), markers._regex(markers.ALL_KINDS)
+    matched = 0
+    for line in _lines():
+        if phrases.search(line.lower()):
+            matched += 1
+            assert markers._phrases_gate() in gates.open(line), line[:80]
+    assert matched > 100
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_PHRASES + _NOISE + ["ＡＢ", "ǅ", "ß"]) | st.text(max_size=4), max_size=10))
+def test_the_phrase_gate_opens_wherever_a_phrase_matches_generated_text(parts: list[str]) -> None:
+    text = "".join(parts)
+    for case in (text, text.upper(), text.title()):
+        if markers._regex(markers.ALL_KINDS).search(case.lower()):
+            assert markers._phrases_gate() in markers._gates().open(case), case

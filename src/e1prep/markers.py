@@ -165,8 +165,15 @@ def patterns() -> tuple[Pattern, ...]:
 
 @cache
 def _gates() -> Gates:
-    """The shape rows' gates: one literal scan tells which rows can match a text at all."""
-    return Gates([p.regex for p in patterns()])
+    """The shape rows' gates, and last the phrases' (``_PHRASES``): one literal scan tells which rows,
+    and whether any phrase, can match a text at all. The phrases are matched on the lower-cased text,
+    so their gate is given them case-insensitively; it holds for the phrases of any kinds."""
+    phrases = "|".join(re.escape(m.text.lower()) for m in markers())  # each phrase whole: its own literal
+    return Gates([*(p.regex for p in patterns()), re.compile(phrases, re.I)])
+
+
+def _phrases_gate() -> int:
+    return len(patterns())
 
 
 def find(text: str, kinds: frozenset[str] = ALL_KINDS) -> list[Hit]:
@@ -181,10 +188,16 @@ def find(text: str, kinds: frozenset[str] = ALL_KINDS) -> list[Hit]:
 @lru_cache(maxsize=1024)
 def _find(text: str, kinds: frozenset[str]) -> tuple[Hit, ...]:
     low = text.lower()
-    table = _by_text()
-    found = [Hit(m.start(), m.end(), table[m.group(0)]) for m in _regex(frozenset(kinds)).finditer(low)]
+    opened = _gates().open(text)  # most lines hold no row's nor phrase's required words: one literal scan
+    phrases = _phrases_gate()
+    found: list[Hit] = []
+    if phrases in opened:
+        table = _by_text()
+        found = [Hit(m.start(), m.end(), table[m.group(0)]) for m in _regex(frozenset(kinds)).finditer(low)]
     rows = patterns()
-    for n in sorted(_gates().open(text)):  # most lines hold no row's required words: one literal scan
+    for n in sorted(opened):
+        if n == phrases:
+            continue
         p = rows[n]
         if p.proto.kind not in kinds:
             continue
