@@ -84,6 +84,8 @@ _TEXT_FIELDS = ("title", "points", "relation", "boundary", "summary", "claim", "
 #: characters of a large text handed to a search that copies what it is given (a bounded copy)
 _WINDOW = 1 << 16
 _LINE_MASK = (1 << 32) - 1
+#: texts whose ungrounded names the verifier remembers at a time
+_MEMO_TEXTS = 4096
 #: lines after a quote's stated place that are looked at before the whole text
 _NEAR_LINES = 16
 
@@ -457,6 +459,8 @@ class Verifier:
         self._arxiv = {a for text in self._texts for a in arxiv_ids(text)}
         self._in_materials: dict[str, bool] = {}
         self._hits: dict[str, int] = {}
+        #: the ungrounded names of a text read against some grounds (a batch repeats its sentences)
+        self._ungrounded: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {}
 
     def in_materials(self, text: str) -> bool:
         """Does ``text`` occur verbatim in a material? (URLs, arXiv ids: answered once each.)"""
@@ -658,7 +662,17 @@ class Verifier:
 
     def _names_in(self, path: str, text: str, grounds: list[MaterialFacts]) -> list[Violation]:
         """Name-like words and bracketed labels of a text occur in a ground."""
-        out: list[Violation] = []
+        key = (text, tuple(f.material.path for f in grounds))
+        names = self._ungrounded.get(key)
+        if names is None:
+            if len(self._ungrounded) >= _MEMO_TEXTS:  # bounded: a dump's texts are not all held twice
+                self._ungrounded.clear()
+            names = self._ungrounded[key] = self._ungrounded_names(text, grounds)
+        reason = "found in none of the object's sources nor the living document"
+        return [Violation(path=path, rule="name-ungrounded", text=name, reason=reason) for name in names]
+
+    def _ungrounded_names(self, text: str, grounds: list[MaterialFacts]) -> tuple[str, ...]:
+        out: list[str] = []
         bare = _URLISH.sub(" ", text)
         seen: set[str] = set()
         labels = [m.group(1) or m.group(2) for m in _BRACKET.finditer(bare)]
@@ -669,15 +683,8 @@ class Verifier:
                 continue
             seen.add(name)
             if not self._named(name, grounds):
-                out.append(
-                    Violation(
-                        path=path,
-                        rule="name-ungrounded",
-                        text=name,
-                        reason="found in none of the object's sources nor the living document",
-                    )
-                )
-        return out
+                out.append(name)
+        return tuple(out)
 
     def _object_level(self, path: str, obj: Increment | Refresh | Contradiction) -> list[Violation]:
         """An object's own level, re-derived from its source items by the plain rule, whoever made it."""
