@@ -24,6 +24,7 @@ from e1prep.models import (
     NumberCitation,
     SourceRef,
 )
+from e1prep.notes import note_items
 from e1prep.pipeline import draft_brief, living_document
 from e1prep.producers import Production
 from e1prep.render import render_markdown
@@ -231,6 +232,54 @@ def test_an_issue_number_never_reads_as_an_http_status(make_kb: MakeKB) -> None:
     kinds = {c.kind for c in brief.contradictions}
     assert ContradictionKind.access_blocked not in kinds
     assert not [c for c in brief.contradictions if "404" in c.claim or "403" in c.claim]
+
+
+@pytest.mark.parametrize(
+    "mention",
+    [
+        "issue #404 修了这个回退",
+        "PR #403 合入后",
+        "见 vllm#404",
+        "Issue 404 与本文相关",
+        "第 403 期周报提到",
+        "共 404 条评论",
+    ],
+)
+def test_a_status_code_that_is_part_of_an_identifier_or_a_count_is_not_an_access_problem(
+    make_kb: MakeKB, mention: str
+) -> None:
+    """``#404`` is an issue, ``第 403 期`` an issue of a periodical, ``404 条`` a count: none says the page
+    could not be read, so the item read in full stays verified and registers no access problem."""
+    note = "inbox/jay/2026-10-25-issues.md"
+    text = (
+        "## 1. vLLM 调度器修复（vllm-project/vllm）\n\n"
+        "- URL：https://github.com/vllm-project/vllm/pull/21403\n"
+        "- 核查：已核查原文（全文读完）\n"
+        f"- 要点：{mention}，修复了 vLLM 0.11 引擎的调度回退。\n"
+    )
+    kb = load_kb(make_kb({note: text}))
+    (item,) = note_items(kb.materials[0])
+    assert item.evidence is EvidenceLevel.verified and not item.access_blocked
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "返回 403",
+        "HTTP 404",
+        "打开是 403 Forbidden",
+        "the page returned a 404",
+        "（403）",
+        "页面 429，估计是限流？",  # hedged: still not read, and said so
+        "returned 503, maybe down for maintenance",
+    ],
+)
+def test_a_bare_status_code_still_reads_as_an_access_problem(make_kb: MakeKB, said: str) -> None:
+    note = "inbox/jay/2026-10-25-blocked.md"
+    text = f"## 1. 某厂推理白皮书\n\n- URL：https://example.com/whitepaper\n- 核查：{said}，没读到正文\n"
+    kb = load_kb(make_kb({note: text}))
+    (item,) = note_items(kb.materials[0])
+    assert item.access_blocked and not item.evidence.quotable
 
 
 def test_a_key_is_grounded_by_its_title_as_written_and_an_issue_key_by_its_url(make_kb: MakeKB) -> None:

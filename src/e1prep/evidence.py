@@ -133,7 +133,9 @@ def read_remark(text: str, legend: dict[str, Statement] | None = None) -> Statem
             positives.append(h)
     if hedges or refused:
         words = [h.marker.text for h in hedges] + refused
-        return Statement(EvidenceLevel.unverified, words, True, False, None, text)
+        # hedged, the page still could not be read: that is said too (``打不开（404），可能被删了``)
+        blocked = None if positives else next((h.marker.text for h in hits if h.marker.access), None)
+        return Statement(EvidenceLevel.unverified, words, True, False, blocked, text)
     limits = [h for h in hits if h.marker.kind in LOWERING_KINDS and h.marker.kind != "partial"]
     full_read = any(h.marker.kind == "full" for h in positives) or any(
         s.positive and s.level is EvidenceLevel.verified for s in symbol_statements

@@ -18,6 +18,7 @@ from functools import cache, lru_cache
 from importlib import resources
 
 from .models import EvidenceLevel
+from .numbers import scan
 from .regexgate import Gates, guarded
 
 #: kinds of markers, as the table names them
@@ -206,6 +207,8 @@ def _find(text: str, kinds: frozenset[str]) -> tuple[Hit, ...]:
                 found.append(Hit(m.start(), m.end(), p.marker(m.group(0))))
     if any(h.marker.qualifies for h in found):
         found = [h for h in found if not h.marker.qualifies or _after_full_read(low, h, found)]
+    if any(_is_status_code(h) for h in found) and len(low) == len(text):
+        found = [h for h in found if not _is_status_code(h) or not _part_of_a_number(text, h)]
     if len(found) < 2:
         return tuple(found)
     found.sort(key=lambda h: (h.start, -(h.end - h.start)))
@@ -217,6 +220,23 @@ def _find(text: str, kinds: frozenset[str]) -> tuple[Hit, ...]:
             continue
         out.append(h)
     return tuple(out)
+
+
+def _is_status_code(hit: Hit) -> bool:
+    return hit.marker.access and hit.marker.text.isdigit()
+
+
+def _part_of_a_number(text: str, hit: Hit) -> bool:
+    """Whether the number grammar reads a status code's digits as part of something else: an issue
+    or pull request (``#404``, ``issue 404``), an ordinal (``第 403 期``, ``No. 429``), a name
+    (``WP-502``), a version, a date, or a quantity with its unit (``503 篇``). A bare number
+    (``返回 403``, ``HTTP 404``) stays a status."""
+    return any(
+        tok.start <= hit.start and hit.end <= tok.end and not _BARE_STATUS.fullmatch(tok.text) for tok in scan(text)
+    )
+
+
+_BARE_STATUS = re.compile(r"(?:HTTP\s?)?\d{3}", re.I)
 
 
 def _after_full_read(low: str, hit: Hit, hits: list[Hit]) -> bool:

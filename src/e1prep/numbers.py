@@ -206,7 +206,9 @@ _PATTERNS: list[tuple[str, str, re.Pattern[str]]] = [
     (
         "identifier",
         "name",
-        re.compile(r"(?:HTTP\s?)?(?<![\d.])(?:401|403|404|429|451)(?![\d.])(?!\s?(?:%|次|个|条|ms|s\b))"),
+        # an HTTP status; followed by a unit it is a quantity (``451 篇``, ``403 tokens``), not a status
+        # (``WP-502/2024``, ``403期`` name other things)
+        re.compile(rf"(?:HTTP\s?)?(?<![\w.\-/])(?:401|403|404|429|451|502|503)(?![\d.])(?!\s?(?:%|期|号|{_UNIT}))"),
     ),
     (
         "identifier",
@@ -217,7 +219,10 @@ _PATTERNS: list[tuple[str, str, re.Pattern[str]]] = [
         "identifier",
         "ordinal",
         re.compile(
-            r"[①-⑳⑴-⒇❶-❿]|第\s?\d+\s?[条项节章轮期版]|(?:条目|增量|矛盾|来源|Item|item|Step|step)\s?\d+(?!\.\d)(?!\s?[条件个项处])"
+            r"[①-⑳⑴-⒇❶-❿]|第\s?\d+\s?[条项节章轮期版页篇集卷号回]|\d+\s?[期号](?![\w])"
+            r"|(?:条目|增量|矛盾|来源|Item|item|Step|step)\s?\d+(?!\.\d)(?!\s?[条件个项处])"
+            r"|(?:\b(?:No|NO|Nr|Vol|VOL|Ep|EP)\.?|\b(?:Episode|episode|Chapter|chapter|Volume|volume|Weekly|weekly)|№"
+            r"|周刊|周报|月刊|日报|期刊)\s?#?\d+\b"
             r"|\bT-\d+\b|\b[A-Z]-\d\b|(?m:^\s*(?:\d+[.)、](?!\d)|\(\d+\)))|(?<=[\s(（])\(?\d{1,2}\)(?=\s)"
             r"|(?<=[\s；;：:。，,])\d{1,2}\.(?=\s)"
         ),
