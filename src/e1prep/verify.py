@@ -83,7 +83,8 @@ _TEXT_FIELDS = ("title", "points", "relation", "boundary", "summary", "claim", "
 
 #: characters of a large text handed to a search that copies what it is given (a bounded copy)
 _WINDOW = 1 << 16
-_LINE_MASK = (1 << 32) - 1
+#: the low 32 bits of a packed index entry: a line number or an offset
+_LOW_MASK = (1 << 32) - 1
 #: texts whose ungrounded names the verifier remembers at a time
 _MEMO_TEXTS = 4096
 #: lines after a quote's stated place that are looked at before the whole text
@@ -100,8 +101,8 @@ def _filed(index: array[int], key: str) -> list[int]:
     """The numbers a sorted packed index files under ``key``'s hash bits (ascending)."""
     packed = _hash_key(key)
     first = bisect.bisect_left(index, packed)
-    last = bisect.bisect_left(index, packed + _LINE_MASK + 1, first)
-    return [p & _LINE_MASK for p in index[first:last]]
+    last = bisect.bisect_left(index, packed + _LOW_MASK + 1, first)
+    return [p & _LOW_MASK for p in index[first:last]]
 
 
 #: lines of a large text case-folded at a time (``str.casefold`` works in a buffer of 12 bytes a character)
