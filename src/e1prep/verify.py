@@ -10,6 +10,7 @@ from __future__ import annotations
 import bisect
 import re
 from array import array
+from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -85,6 +86,8 @@ _TEXT_FIELDS = ("title", "points", "relation", "boundary", "summary", "claim", "
 _WINDOW = 1 << 16
 #: the low 32 bits of a packed index entry: a line number or an offset
 _LOW_MASK = (1 << 32) - 1
+#: characters of normalised lines a material's facts keep from their last reads
+_RECENT_CHARS = 1 << 18
 #: texts whose ungrounded names the verifier remembers at a time
 _MEMO_TEXTS = 4096
 #: lines after a quote's stated place that are looked at before the whole text
@@ -97,12 +100,13 @@ def _hash_key(text: str) -> int:
     return (hash(text) & ((1 << 31) - 1)) << 32
 
 
-def _filed(index: array[int], key: str) -> list[int]:
-    """The numbers a sorted packed index files under ``key``'s hash bits (ascending)."""
+def _filed(index: array[int], key: str) -> Iterator[int]:
+    """The numbers a sorted packed index files under ``key``'s hash bits (ascending), one at a time."""
     packed = _hash_key(key)
-    first = bisect.bisect_left(index, packed)
-    last = bisect.bisect_left(index, packed + _LOW_MASK + 1, first)
-    return [p & _LOW_MASK for p in index[first:last]]
+    at = bisect.bisect_left(index, packed)
+    while at < len(index) and index[at] - packed <= _LOW_MASK:
+        yield index[at] & _LOW_MASK
+        at += 1
 
 
 #: lines of a large text case-folded at a time (``str.casefold`` works in a buffer of 12 bytes a character)
@@ -136,6 +140,8 @@ class MaterialFacts:
     _item_levels: dict[int, EvidenceLevel] = field(default_factory=dict)
     _line_levels: dict[int, EvidenceLevel | None] = field(default_factory=dict)
     _normalized: str | None = None
+    _recent: OrderedDict[int, str] = field(default_factory=OrderedDict)
+    _recent_chars: int = 0
     _folded: str | None = None
     _unmarked: str | None = None
     _levels_of: dict[str, EvidenceLevel | None] = field(default_factory=dict)
@@ -148,10 +154,20 @@ class MaterialFacts:
         return len(self.line_starts)
 
     def line(self, n: int) -> str:
-        """Line ``n`` (0-based), normalised."""
+        """Line ``n`` (0-based), normalised. The lines read last are kept (up to ``_RECENT_CHARS``): the
+        citations of one object ask for the same few lines, some of them long."""
+        recent = self._recent
+        found = recent.get(n)
+        if found is not None:
+            recent.move_to_end(n)
+            return found
         text, starts = self.material.text, self.line_starts
         end = starts[n + 1] - 1 if n + 1 < len(starts) else len(text)
-        return normalize_line(text[starts[n] : end])
+        found = recent[n] = normalize_line(text[starts[n] : end])
+        self._recent_chars += len(found) + 1
+        while self._recent_chars > _RECENT_CHARS and len(recent) > 1:
+            self._recent_chars -= len(recent.popitem(last=False)[1]) + 1
+        return found
 
     def normalized_lines(self, first: int = 0, end: int | None = None) -> list[str]:
         """Lines ``first:end`` (0-based), normalised."""
@@ -353,7 +369,7 @@ class MaterialFacts:
         if not cores:
             return None
         core = max(cores, key=len)
-        return core, _filed(self.core_index, core)
+        return core, list(_filed(self.core_index, core))
 
     def contains(self, needle: str) -> bool:
         """``occurs_in`` over the material, looking only at the lines that hold the needle's numeral."""
