@@ -166,14 +166,15 @@ def patterns() -> tuple[Pattern, ...]:
 
 @cache
 def _gates() -> Gates:
-    """The shape rows' gates, and last the phrases' (``_PHRASES``): one literal scan tells which rows,
-    and whether any phrase, can match a text at all. The phrases are matched on the lower-cased text,
-    so their gate is given them case-insensitively; it holds for the phrases of any kinds."""
+    """The shape rows' gates, and last the phrases' (index ``_phrases_gate()``): one literal scan tells
+    which rows, and whether any phrase, can match a text at all. The phrases are matched on the
+    lower-cased text, so their gate is given them case-insensitively; it holds for the phrases of any kinds."""
     phrases = "|".join(re.escape(m.text.lower()) for m in markers())  # each phrase whole: its own literal
     return Gates([*(p.regex for p in patterns()), re.compile(phrases, re.I)])
 
 
 def _phrases_gate() -> int:
+    """The phrases' index among the gates (after every shape row)."""
     return len(patterns())
 
 
