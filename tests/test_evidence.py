@@ -210,6 +210,14 @@ def test_the_verified_item_is_quotable_before_insertion() -> None:
     assert facts.level_of("120 ms") is L.verified
 
 
+def test_a_status_code_inserted_before_a_unit_still_lowers() -> None:
+    """Found by the property test below: ``401`` inserted into ``https`` made ``401 s``, read as seconds."""
+    text = VERIFIED_ITEM.replace("https://", "http 401 s://")
+    for number in ("3 倍", "120 ms"):
+        level = _facts(text).level_of(number)
+        assert level is None or not level.quotable
+
+
 @settings(max_examples=600, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(phrase=st.sampled_from(LOWERING), where=st.integers(min_value=0, max_value=4), data=st.data())
 def test_any_hedge_or_limitation_anywhere_leaves_no_number_quotable(phrase: str, where: int, data) -> None:

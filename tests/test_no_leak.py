@@ -282,6 +282,17 @@ def test_a_bare_status_code_still_reads_as_an_access_problem(make_kb: MakeKB, sa
     assert item.access_blocked and not item.evidence.quotable
 
 
+@pytest.mark.parametrize(
+    "line", ["- URL: http 401 s://example.com/alpha", "延迟 403 ms", "吞吐提升 404 倍", "kept getting 429 s"]
+)
+def test_a_status_code_before_a_measure_stays_a_status(line: str) -> None:
+    """``403 ms`` may be a latency, ``401 s`` a duration: in doubt, the page was not read (only a count
+    or a price is read as what it counts). A property test once inserted ``401`` into a URL this way."""
+    from e1prep import markers
+
+    assert markers.line_level(line) is not None
+
+
 def test_a_key_is_grounded_by_its_title_as_written_and_an_issue_key_by_its_url(make_kb: MakeKB) -> None:
     note = "inbox/jay/2026-10-25-note.md"
     text = (

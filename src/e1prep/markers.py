@@ -230,11 +230,15 @@ def _is_status_code(hit: Hit) -> bool:
 def _part_of_a_number(text: str, hit: Hit) -> bool:
     """Whether the number grammar reads a status code's digits as part of something else: an issue
     or pull request (``#404``, ``issue 404``), an ordinal (``第 403 期``, ``No. 429``), a name
-    (``WP-502``), a version, a date, or a quantity with its unit (``503 篇``). A bare number
-    (``返回 403``, ``HTTP 404``) stays a status."""
-    return any(
-        tok.start <= hit.start and hit.end <= tok.end and not _BARE_STATUS.fullmatch(tok.text) for tok in scan(text)
-    )
+    (``WP-502``), a version, a date, or a count or price (``503 篇``, ``¥429``). A bare number
+    (``返回 403``, ``HTTP 404``) stays a status, and so does one before a measure (``429 s``,
+    ``403 ms``, ``404 倍``): in doubt, the page was not read."""
+    for tok in scan(text):
+        if tok.start <= hit.start and hit.end <= tok.end:
+            if tok.kind == "quantity":  # a count of something, or a price; a bare number stays a status
+                return tok.type == "money" or (tok.type == "count" and bool(tok.unit))
+            return not _BARE_STATUS.fullmatch(tok.text)
+    return False
 
 
 _BARE_STATUS = re.compile(r"(?:HTTP\s?)?\d{3}", re.I)

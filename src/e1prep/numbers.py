@@ -207,8 +207,8 @@ _PATTERNS: list[tuple[str, str, re.Pattern[str]]] = [
         "identifier",
         "name",
         # an HTTP status; followed by a unit it is a quantity (``451 篇``, ``403 tokens``), not a status
-        # (``WP-502/2024``, ``403期`` name other things)
-        re.compile(rf"(?:HTTP\s?)?(?<![\w.\-/])(?:401|403|404|429|451|502|503)(?![\d.])(?!\s?(?:%|期|号|{_UNIT}))"),
+        # (``WP-502``, ``403期`` name other things; ``login/403`` is one)
+        re.compile(rf"(?:HTTP\s?)?(?<![\w.\-])(?:401|403|404|429|451|502|503)(?![\d.])(?!\s?(?:%|期|号|{_UNIT}))"),
     ),
     (
         "identifier",
