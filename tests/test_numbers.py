@@ -123,5 +123,5 @@ def test_normalize_drops_exactly_what_backslash_s_matches(text: str) -> None:
 def test_normalised_lines_joined_are_the_normalised_text(text: str) -> None:
     """The verifier normalises a material line by line and joins the lines for the whole text."""
     lines = text.split("\n")
-    assert numbers.normalize_lines(lines) == [normalize(line) for line in lines]
-    assert "".join(numbers.normalize_lines(lines)) == normalize(text)
+    assert [numbers.normalize_line(line) for line in lines] == [normalize(line) for line in lines]
+    assert "".join(numbers.normalize_line(line) for line in lines) == normalize(text)

@@ -270,11 +270,11 @@ def _material_facts(text: str):
 @given(st.lists(st.text(alphabet="0123456789,. \t０１-—xab\n\r\x85\u2028", max_size=12), min_size=1, max_size=30))
 def test_the_numeral_index_finds_exactly_the_lines_a_numeral_stands_on(lines: list[str]) -> None:
     """The packed hash index gives, for every numeral, exactly the lines a per-line reading gives."""
-    from e1prep.numbers import line_cores, normalize_lines
+    from e1prep.numbers import line_cores, normalize_line
 
     text = "\n".join(lines)
     facts = _material_facts(text)
-    assert facts.normalized_lines() == normalize_lines(text.split("\n"))
+    assert facts.normalized_lines() == [normalize_line(line) for line in text.split("\n")]
     assert all(facts.has_line(line) for line in facts.normalized_lines())
     assert not facts.has_line("not-a-line-of-it")
     expected: dict[str, list[int]] = {}

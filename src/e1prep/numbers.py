@@ -80,15 +80,6 @@ def normalize(text: str) -> str:
     return _normalize(text)
 
 
-def normalize_lines(lines: list[str]) -> list[str]:
-    """``normalize`` of each line, uncached (a whole material's lines are normalised once).
-
-    Joined, they are ``normalize`` of the text the lines were split from: a line break is
-    whitespace, and a thousands separator needs a digit on both sides, which a line break never is.
-    """
-    return [_normalize(line) for line in lines]
-
-
 @lru_cache(maxsize=1 << 16)
 def number_cores(text: str) -> tuple[str, ...]:
     norm = normalize(text)
@@ -110,7 +101,11 @@ def line_cores(normalized: str) -> tuple[str, ...]:
 
 
 def normalize_line(line: str) -> str:
-    """``normalize`` of one line of a material, uncached (each line is read once, or when asked)."""
+    """``normalize`` of one line of a material (or one name), uncached: each is read once, or when asked.
+
+    A material's normalised lines, joined, are ``normalize`` of its text: a line break is whitespace,
+    and a thousands separator needs a digit on both sides, which a line break never is.
+    """
     return _normalize(line)
 
 

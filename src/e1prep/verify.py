@@ -36,7 +36,7 @@ from .models import (
     Violation,
 )
 from .notes import URL_RE, NoteItem, blocks, note_items
-from .numbers import line_cores, normalize, normalize_line, normalize_lines, number_cores, occurs_in, scan
+from .numbers import line_cores, normalize, normalize_line, number_cores, occurs_in, scan
 from .regexgate import guarded
 
 RULES: dict[str, str] = {
@@ -282,8 +282,8 @@ class MaterialFacts:
         """Those of many ``names`` that occur in the material or its file name: ``names`` for each, in
         one Aho–Corasick pass over the text (a group of ten thousand members is checked in linear time)."""
         needles: dict[str, list[str]] = {}
-        for name, plain in zip(names, normalize_lines(names), strict=True):  # uncached: each name once
-            needle = plain.casefold()
+        for name in names:
+            needle = normalize_line(name).casefold()  # uncached: each name once
             if needle:
                 needles.setdefault(needle, []).append(name)
         if not needles:
