@@ -344,16 +344,21 @@ class _Unquotable(NamedTuple):
 _DIGIT = re.compile(r"\d")  # every quantity holds one (full-width digits are ``\d`` too)
 
 
+def _unquotable_level(item: NoteItem, block: str) -> EvidenceLevel | None:
+    """The level a block's numbers are read at, when they are not quotable (None: quotable, or a
+    URL line, whose numbers are no finding)."""
+    level = line_evidence(block) or item.evidence
+    return None if level.quotable or _URL_LINE.match(block.strip()) else level
+
+
 def _lead_level(item: NoteItem) -> EvidenceLevel | None:
     """A lead's registration level without scanning its numbers: its own level, when every line
     that could hold an unquotable number is read at that level (None: which line holds one decides)."""
     for _, block in blocks(item.text):
         if not _DIGIT.search(block):
             continue
-        level = line_evidence(block) or item.evidence
-        if level.quotable or _URL_LINE.match(block.strip()):
-            continue
-        if level is not item.evidence:
+        level = _unquotable_level(item, block)
+        if level is not None and level is not item.evidence:
             return None
     return item.evidence
 
@@ -364,12 +369,10 @@ def _unquotable_numbers(item: NoteItem) -> list[_Unquotable]:
         tokens = quantities(_ROW_NUMBER.sub("|", block) if "|" in block else block)
         if not tokens:  # most lines of a large note hold no quantity: their level is not needed
             continue
-        level = line_evidence(block) or item.evidence
-        quote = block.strip()
-        if level.quotable or _URL_LINE.match(quote):
-            continue
-        line = item.line_start + offset
-        found += [_Unquotable(q.text, level, quote, line) for q in tokens]
+        level = _unquotable_level(item, block)
+        if level is not None:
+            line = item.line_start + offset
+            found += [_Unquotable(q.text, level, block.strip(), line) for q in tokens]
     return found
 
 
