@@ -352,12 +352,13 @@ _BARE_URL_LINE = re.compile(
 )  # ``: https://…`` is a definition list's value line
 
 
-def _titled_url_spans(lines: list[str]) -> list[_Span]:
-    """Items written as a title line (any leading mark: ``>>``, ``▶``, ``■``…) with a bare URL line under it."""
+def _titled_url_spans(lines: list[str], urls: _UrlLines) -> list[_Span]:
+    """Items written as a title line (any leading mark: ``>>``, ``▶``, ``■``…) with a bare URL line under it
+    (``urls``: which lines hold a URL, counted once for every structure)."""
     starts: list[tuple[int, str]] = []
     bare = [("://" in line and _BARE_URL_LINE.match(line) is not None) for line in lines]
     for i, line in enumerate(lines):
-        if not line.strip() or bare[i] or ("://" in line and URL_RE.search(line)):
+        if not line.strip() or bare[i] or urls.any(i, i + 1):
             continue
         nxt = next((j for j in range(i + 1, min(i + 3, len(lines))) if lines[j].strip()), None)
         if nxt is not None and bare[nxt] and len(line.strip()) <= 160:
@@ -427,7 +428,7 @@ def _spans_of(lines: list[str]) -> list[_Span]:
         lambda: tables,
         lambda: _list_spans(lines, _TOP_BULLET, "bullet", with_url=urls),
         lambda: _link_paragraph_spans(lines),
-        lambda: _titled_url_spans(lines),
+        lambda: _titled_url_spans(lines, urls),
         lambda: _segmented_spans(lines),
     ]
     best: list[_Span] = []
