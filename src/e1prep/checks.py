@@ -371,8 +371,8 @@ def _unquotable_numbers(item: NoteItem) -> list[_Unquotable]:
             continue
         level = _unquotable_level(item, block)
         if level is not None:
-            line = item.line_start + offset
-            found += [_Unquotable(q.text, level, block.strip(), line) for q in tokens]
+            quote, line = block.strip(), item.line_start + offset  # one quote, shared by the block's numbers
+            found += [_Unquotable(q.text, level, quote, line) for q in tokens]
     return found
 
 
