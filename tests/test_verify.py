@@ -388,3 +388,15 @@ def test_urls_are_looked_up_exactly_through_their_index(example_kb_module, monke
     assert not any(v._is_token(u[:-1]) for u in urls if u[:-1] not in urls)
     assert not any(v._is_token(u + "x") for u in urls if u + "x" not in urls)
     assert not v._is_token("https://example.invalid/not-in-any-material")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="「」= 12命中ab\n", max_size=40))
+@example("「a」=3 命中 b=4 命中")
+@example("「a」 12 命中")
+def test_hit_claims_are_found_as_the_whole_pattern_finds_them(text: str) -> None:
+    """The cheap route (no ``=``: the quoted form alone) finds exactly the full pattern's matches."""
+    from e1prep.verify import _HIT_CLAIM, _hit_claim_matches
+
+    full = [(m.span(), m.groups()[:2]) for m in _HIT_CLAIM.finditer(text)] if "命中" in text else []
+    assert [(m.span(), m.groups()[:2]) for m in _hit_claim_matches(text)] == full

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -88,6 +88,15 @@ class ContradictionKind(StrEnum):
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", use_enum_values=False)
+
+
+def field_or(obj: object, name: str, default: Any = None) -> Any:
+    """``getattr(obj, name, default)``, for a model without the exception pydantic raises inside for
+    a field the model lacks (a few microseconds each, per object of a large brief)."""
+    fields = getattr(type(obj), "model_fields", None)
+    if fields is None:
+        return getattr(obj, name, default)
+    return getattr(obj, name) if name in fields else default
 
 
 class SourceRef(_Model):

@@ -33,6 +33,7 @@ from .models import (
     Rejected,
     RunInfo,
     SourceEntry,
+    field_or,
 )
 from .notes import note_items
 from .producers import Producer, Production
@@ -166,10 +167,10 @@ def merge(objects: Sequence[T]) -> list[T]:
     sources: dict[int, dict[str, None]] = {}
     numbers: dict[int, dict[str, NumberCitation]] = {}
     for entry in objects:
-        if getattr(entry, "members", None):  # a grouped line stays its own line (its members keep the keys)
+        if field_or(entry, "members"):  # a grouped line stays its own line (its members keep the keys)
             out.append(entry)
             continue
-        kind = getattr(entry, "kind", type(entry).__name__)
+        kind = field_or(entry, "kind", type(entry).__name__)
         k = (str(kind), _norm_key(entry.key))
         if k in index:
             n = index[k]
@@ -417,7 +418,7 @@ def apply_verification(brief: Brief, verifier: Verifier) -> Brief:
                     Rejected(
                         list_name=name,
                         key=obj.key,
-                        producer=getattr(obj, "producer", "rules"),
+                        producer=field_or(obj, "producer", "rules"),
                         violations=violations,
                         item=obj.model_dump(mode="json"),
                     )

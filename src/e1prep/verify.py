@@ -34,6 +34,7 @@ from .models import (
     Refresh,
     SourceRef,
     Violation,
+    field_or,
 )
 from .notes import URL_RE, NoteItem, blocks, note_items
 from .numbers import line_cores, normalize, normalize_line, number_cores, occurs_in, scan
@@ -78,6 +79,9 @@ _VOCABULARY = frozenset(
 
 # names are bounded (200 characters): an unbounded lazy \S+? rescans a long token from every start (quadratic)
 _HIT_CLAIM = re.compile(r"「([^「」]{1,200})」\s*=?\s*(\d+)\s*命中|(\S{1,200}?)\s*=\s*(\d+)\s*命中")
+#: its first alternative alone: without an ``=`` the second cannot match, and it costs a scan of up
+#: to 200 characters from every place of the text
+_HIT_CLAIM_QUOTED = re.compile(r"「([^「」]{1,200})」\s*=?\s*(\d+)\s*命中")
 _NOT_FOUND = re.compile(r"「([^「」]{1,200})」\s*(?:未命中|零命中|无命中)")
 _TEXT_FIELDS = ("title", "points", "relation", "boundary", "summary", "claim", "detail", "action", "evidence_note")
 
@@ -544,7 +548,7 @@ class Verifier:
                 out.append(Violation(path=f"{path}.members[{n}]", rule="key-ungrounded", text=member, reason=reason))
         if isinstance(obj, Contradiction) and obj.location is not None:
             out += self._location(f"{path}.location", obj.location, obj)
-        section = getattr(obj, "section", None)
+        section = field_or(obj, "section")
         if section and section not in self.section_ids:
             out.append(
                 Violation(
@@ -572,7 +576,7 @@ class Verifier:
                         reason=f"the living document already names it ({self.hits(obj.key)} hit(s)): not new",
                     )
                 )
-        for h in getattr(obj, "doc_hits", []):
+        for h in field_or(obj, "doc_hits", []):
             fresh = self.hits(h.term)
             if fresh != h.hits:
                 out.append(
@@ -583,7 +587,7 @@ class Verifier:
                         reason=f"a fresh search finds {fresh}",
                     )
                 )
-        url = getattr(obj, "url", None)
+        url = field_or(obj, "url")
         if url and not self.in_materials(url):
             out.append(
                 Violation(path=f"{path}.url", rule="url-not-in-material", text=url, reason="URL occurs in no material")
@@ -628,7 +632,7 @@ class Verifier:
         ``material:line`` key names its own source line)."""
         key = obj.key.strip()
         grounds = self._grounds(obj)
-        if self._named(key, grounds, getattr(obj, "location", None)):
+        if self._named(key, grounds, field_or(obj, "location")):
             return []
         src, _, line = key.rpartition(":")
         if src in obj.sources and line.isdigit():
@@ -710,7 +714,7 @@ class Verifier:
         notes = [f for s in obj.sources if (f := self.facts.get(s)) is not None and f.items]
         if not notes:
             return []
-        url = getattr(obj, "url", None)
+        url = field_or(obj, "url")
         key = obj.key.casefold()
         # its item: the one with its URL, else the ones whose title names it, else whose text does
         # (looked up in per-material indexes, not by scanning every item per object)
@@ -798,7 +802,7 @@ class Verifier:
         members = obj.members if isinstance(obj, Contradiction) else None
         if members:  # a grouped registration states its own size
             cited_cores.append(frozenset({str(len(members))}))
-        hit_spans = [m.span() for m in _HIT_CLAIM.finditer(text)] if "命中" in text else []
+        hit_spans = [m.span() for m in _hit_claim_matches(text)]
         if members:  # a grouped registration names some of its members (each checked as grounded above)
             hit_spans += _spans_of(text, members)
         out += self._hit_claims(path, text)
@@ -854,7 +858,7 @@ class Verifier:
         out: list[Violation] = []
         if "命中" not in text:
             return out
-        for m in _HIT_CLAIM.finditer(text):
+        for m in _hit_claim_matches(text):
             term, count = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
             fresh = self.hits(term)
             if fresh != int(count):
@@ -971,6 +975,25 @@ def _once_per_name(violations: list[Violation]) -> list[Violation]:
     return out
 
 
+#: per model class, which of ``_TEXT_FIELDS`` it has (a pydantic model asked for a field it lacks raises inside)
+_FIELDS_OF: dict[type, tuple[str, ...]] = {}
+
+
+def _text_fields(model: type) -> tuple[str, ...]:
+    found = _FIELDS_OF.get(model)
+    if found is None:
+        fields = getattr(model, "model_fields", {})
+        found = _FIELDS_OF[model] = tuple(name for name in _TEXT_FIELDS if name in fields)
+    return found
+
+
+def _hit_claim_matches(text: str) -> Iterator[re.Match[str]]:
+    """The ``name N 命中`` claims of a text (``_HIT_CLAIM``'s matches, found as cheaply as can be)."""
+    if "命中" not in text:
+        return iter(())
+    return (_HIT_CLAIM if "=" in text else _HIT_CLAIM_QUOTED).finditer(text)
+
+
 def _spans_of(text: str, names: list[str]) -> list[tuple[int, int]]:
     """Where each of ``names`` stands in ``text`` (every occurrence)."""
     spans = []
@@ -983,8 +1006,8 @@ def _spans_of(text: str, names: list[str]) -> list[tuple[int, int]]:
 
 
 def _texts(path: str, obj: Any) -> Iterator[tuple[str, str]]:
-    for name in _TEXT_FIELDS:
-        value = getattr(obj, name, None)
+    for name in _text_fields(type(obj)):
+        value = getattr(obj, name)
         if isinstance(value, str) and value:
             yield f"{path}.{name}", value
         elif isinstance(value, list):
