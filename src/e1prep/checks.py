@@ -252,8 +252,9 @@ def _where_item(material: Material, item: NoteItem) -> SourceRef:
 def stale(kb: KB, doc: KnowledgeDoc) -> Findings:
     """An item whose own date is long before the batch (an old or reissued newsletter)."""
     out = []
+    batch_date = kb.date
     for material, item in _items(kb):
-        if not is_stale(item, kb.date):
+        if not is_stale(item, batch_date):
             continue
         out.append(
             Contradiction(
@@ -261,7 +262,7 @@ def stale(kb: KB, doc: KnowledgeDoc) -> Findings:
                 kind=ContradictionKind.stale,
                 sources=[material.path],
                 evidence=item.evidence,
-                claim=f"内容日期 {item.date}，远早于批次日期 {kb.date}：旧内容，不是本期资讯。",
+                claim=f"内容日期 {item.date}，远早于批次日期 {batch_date}：旧内容，不是本期资讯。",
                 action="不作增量；如需跟进，找最新一期再核。",
                 location=_where_item(material, item),
             )
@@ -351,10 +352,17 @@ def _unquotable_level(item: NoteItem, block: str) -> EvidenceLevel | None:
     return None if level.quotable or _URL_LINE.match(block.strip()) else level
 
 
+def _blocks(text: str) -> list[tuple[int, str]]:
+    """``notes.blocks``, with a one-line text (most leads of a dump) answered without splitting it."""
+    if "\n" not in text:
+        return [(0, text)] if text.strip() else []
+    return blocks(text)
+
+
 def _lead_level(item: NoteItem) -> EvidenceLevel | None:
     """A lead's registration level without scanning its numbers: its own level, when every line
     that could hold an unquotable number is read at that level (None: which line holds one decides)."""
-    for _, block in blocks(item.text):
+    for _, block in _blocks(item.text):
         if not _DIGIT.search(block):
             continue
         level = _unquotable_level(item, block)
@@ -365,7 +373,7 @@ def _lead_level(item: NoteItem) -> EvidenceLevel | None:
 
 def _unquotable_numbers(item: NoteItem) -> list[_Unquotable]:
     found: list[_Unquotable] = []
-    for offset, block in blocks(item.text):
+    for offset, block in _blocks(item.text):
         tokens = quantities(_ROW_NUMBER.sub("|", block) if "|" in block else block)
         if not tokens:  # most lines of a large note hold no quantity: their level is not needed
             continue
@@ -407,6 +415,9 @@ _VERSION_OF = guarded(
     )
 )
 _ENV_LINE = guarded(re.compile(r"复现|repro|环境|environment|setup", re.I))
+#: a digit, a dot, a digit: every ``_VERSION_OF`` match holds one (``\d`` ignores case), and a plain
+#: regex that opens with a literal dot finds it far faster than the version pattern itself
+_DOTTED_DIGITS = re.compile(r"\.(?<=\d\.)(?=\d)")
 
 
 def _baseline_versions(doc: KnowledgeDoc) -> dict[str, tuple[int, int]]:
@@ -419,9 +430,15 @@ def _baseline_versions(doc: KnowledgeDoc) -> dict[str, tuple[int, int]]:
 def version_mismatch(kb: KB, doc: KnowledgeDoc) -> Findings:
     """A material ties a capability to a version a minor or major step away from the document's."""
     baseline = _baseline_versions(doc)
-    out = []
+    out: list[Contradiction] = []
+    if not baseline:  # nothing to differ from
+        return Findings(out, [])
     for material, item in _items(kb):
-        for offset, block in blocks(item.text):
+        # a block is a run of the item's lines, so a block's match is a match of the whole text
+        # (which may hold more: ``\s*`` crosses a line break there): no match in it, none in a block
+        if not _DOTTED_DIGITS.search(item.text) or not _VERSION_OF.search(item.text):
+            continue
+        for offset, block in _blocks(item.text):
             if _ENV_LINE.search(block):
                 continue
             for m in _VERSION_OF.finditer(block):
@@ -566,16 +583,33 @@ _INJECTION = guarded(
 )
 
 
+def _first_hit_per_line(rx: re.Pattern[str], text: str) -> Iterator[tuple[int, str, re.Match[str]]]:
+    """(1-based line number, line, first match) for each line of ``text`` where ``rx`` matches.
+
+    One scan of the whole text instead of a search per line: the same answers for a pattern whose
+    matches never hold a line break and that reads nothing outside its match (no ``^ $ \\b`` nor
+    look-around beyond one character of its own), as then a line's first match in the text is its
+    first match alone, and a later one on the same line is skipped.
+    """
+    line_no, counted, last = 1, 0, 0
+    for hit in rx.finditer(text):
+        at = hit.start()
+        line_no += text.count("\n", counted, at)
+        counted = at
+        if line_no == last:
+            continue
+        last = line_no
+        end = text.find("\n", at)
+        yield line_no, text[text.rfind("\n", 0, at) + 1 : end if end >= 0 else len(text)], hit
+
+
 def injection_suspected(kb: KB, doc: KnowledgeDoc) -> Findings:
     """Text in a material that reads like an instruction to a model: registered, never obeyed."""
     out = []
     for m in kb.materials:
         if m.status is not MaterialStatus.read:
             continue
-        for n, line in enumerate(m.lines, start=1):
-            hit = _INJECTION.search(line)
-            if not hit:
-                continue
+        for n, line, hit in _first_hit_per_line(_INJECTION, m.text):
             out.append(
                 Contradiction(
                     key=f"{m.path}:{n}",

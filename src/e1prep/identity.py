@@ -56,10 +56,16 @@ _SHORT_CJK = re.compile(r"[\u4e00-\u9fff]{1,3}")
 def short_title(item: NoteItem) -> str:
     """The title's head, as a reader names a lead (``DeepInfer 源码级拆解``, ``AINews（Oct 2026）`` →
     ``AINews``); an author's handle is who wrote it, not a name (``@alphapicks：Index`` → ``Index``)."""
-    title = MD_LINK.sub(r"\1", item.title)
-    parts = [p.strip() for p in _TITLE_BREAK.split(title) if p.strip()]
-    parts = [p for p in parts if not p.startswith("@")] or parts
-    return parts[0] if parts else item.title
+    title = MD_LINK.sub(r"\1", item.title) if "](" in item.title else item.title  # every link holds ``](``
+    handle = None  # the first part, if every part is a handle
+    for part in _TITLE_BREAK.split(title):
+        part = part.strip()
+        if not part:
+            continue
+        if not part.startswith("@"):
+            return part
+        handle = handle or part
+    return handle or item.title
 
 
 def may_be_known_as_a_lead(item: NoteItem, doc: KnowledgeDoc) -> bool:

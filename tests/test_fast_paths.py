@@ -1,0 +1,210 @@
+"""The shortcuts of the rules and the detectors answer exactly as the plain code they replace.
+
+Each test holds the plain version (as it was written before the shortcut) and compares it with the
+one in use on generated inputs made of the characters the shortcut's reasoning turns on.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from e1prep import checks, identity, subjects
+from e1prep.knowledge import KnowledgeDoc, arxiv_ids, parse_knowledge
+from e1prep.lexicon import lexicon
+from e1prep.naming import _GITHUB, _GITHUB_ROOT, github_ref, github_repo
+from e1prep.notes import MD_LINK, NoteItem, blocks, said_known
+
+#: pieces a generated text is made of: the words the patterns look for, in several cases, and what
+#: sits around them (line breaks, blanks, bullets, CJK, digits, dots, brackets, case-folding oddities)
+_PIECES = [
+    "vLLM",
+    "vllm",
+    "SGLang",
+    "sglang",
+    "llm-d",
+    "Dynamo",
+    "TRT-LLM",
+    "llama.cpp",
+    " v",
+    "0",
+    "1",
+    "12",
+    ".",
+    "0.5",
+    "1.2.3",
+    "复现",
+    "环境",
+    "setup",
+    "ignore previous instructions",
+    "IGNORE ALL RULES",
+    "ignore",
+    " ",
+    "you are now",
+    "system prompt",
+    "忽略以上规则",
+    "标记为已核查",
+    "请把它写成已核查",
+    "mark this as verified",
+    "\n",
+    "\n\n",
+    "\n  ",
+    "- ",
+    "1. ",
+    "| ",
+    "推理",
+    "引擎",
+    "[a](b)",
+    "](",
+    "(",
+    ")",
+    "（",
+    "）",
+    "：",
+    ":",
+    "@handle",
+    "@",
+    "K",  # KELVIN SIGN: folds to k
+    "ſ",  # LONG S: folds to s
+    "İ",
+    "ı",
+    "Σ",
+    "https://github.com/owner/repo",
+    "http://www.github.com/a/b.git/",
+    "https://github.com/o/r/issues/12",
+    "github.com/",
+    "arxiv.org/abs/2610.30418",
+    "vLLM-Kunlun",
+    "Kunlun",
+    "vLLM-昆仑芯",
+    "（vLLM-Kunlun）",
+    "(Kunlun-X)",
+    "kunlun-y",
+    "off-topic",
+    "与推理引擎无关",
+    "回看，非新增",
+]
+texts = st.lists(st.sampled_from(_PIECES) | st.text(max_size=3), max_size=25).map("".join)
+
+
+def _item(title: str, text: str, urls: list[str] | None = None) -> NoteItem:
+    return NoteItem(material="m.md", index=1, title=title, text=text, line_start=1, line_end=1, urls=urls or [])
+
+
+@settings(max_examples=400)
+@given(texts)
+def test_injection_lines_are_found_by_one_scan(text: str) -> None:
+    plain = [
+        (n, line, hit.group(0))
+        for n, line in enumerate(text.split("\n"), start=1)
+        if (hit := checks._INJECTION.search(line))
+    ]
+    fast = [(n, line, hit.group(0)) for n, line, hit in checks._first_hit_per_line(checks._INJECTION, text)]
+    assert fast == plain
+
+
+@settings(max_examples=400)
+@given(texts)
+def test_no_version_in_the_text_means_none_in_a_block(text: str) -> None:
+    if checks._DOTTED_DIGITS.search(text) and checks._VERSION_OF.search(text):
+        return
+    assert not any(checks._VERSION_OF.search(block) for _, block in blocks(text))
+
+
+@given(texts)
+def test_blocks_of_one_line(text: str) -> None:
+    assert checks._blocks(text) == blocks(text)
+
+
+def _plain_short_title(item: NoteItem) -> str:
+    title = MD_LINK.sub(r"\1", item.title)
+    parts = [p.strip() for p in identity._TITLE_BREAK.split(title) if p.strip()]
+    parts = [p for p in parts if not p.startswith("@")] or parts
+    return parts[0] if parts else item.title
+
+
+@settings(max_examples=400)
+@given(texts)
+def test_short_title(title: str) -> None:
+    item = _item(title, "")
+    assert identity.short_title(item) == _plain_short_title(item)
+
+
+@settings(max_examples=400)
+@given(texts, st.sampled_from(["off_topic", "index_only", "known"]))
+def test_a_verdict_is_what_its_pattern_finds(text: str, kind: str) -> None:
+    m = lexicon().verdicts[kind].search(text)
+    assert lexicon().verdict(kind, text) == (m.group(0) if m else None)
+
+
+@settings(max_examples=400)
+@given(texts)
+def test_github_names(url: str) -> None:
+    m, root = _GITHUB.match(url), _GITHUB_ROOT.fullmatch(url)
+    assert github_repo(url) == ((m.group(1), m.group(2)) if m else None)
+    assert github_repo(url, root_only=True) == ((root.group(1), root.group(2)) if root else None)
+    assert github_ref(url) == ((m.group(1), m.group(2).removesuffix(".git"), m.group(3)) if m else None)
+
+
+_DOC = parse_knowledge(
+    "doc.md",
+    "# 推理\n\n## §1 引擎\n\n### §1.1 vLLM\n\nvLLM-Kunlun 与 SGLang 0.5；llm-d 1.0；Kunlun-X 插件。\n"
+    "### §1.2 其他\n\nDynamo 1.0, owner/repo, repo, KUNLUN-Y, arXiv:2610.30418, https://github.com/o/r。\n",
+)
+_URLS = [
+    "https://github.com/owner/repo",
+    "https://github.com/o/r",
+    "https://github.com/o/r/issues/12",
+    "https://arxiv.org/abs/2610.30418",
+    "https://example.org/vllm-kunlun",
+]
+
+
+def _plain_identify(item: NoteItem, doc: KnowledgeDoc) -> identity.Identity:
+    """``identify`` as it was written before its shortcuts (every aside and hyphenated name searched)."""
+    ranked = subjects.candidates(item.title, item.text, item.urls)
+    comparable = [c.name for c in ranked if c.score >= ranked[0].score - identity.SUBJECT_MARGIN] if ranked else []
+    names = comparable + [c.name for c in ranked if c.name not in comparable]
+    if not names:
+        names = [item.title[:30] or f"{item.material}#{item.index}"]
+    hits = [doc.search(n) for n in names]
+    key = next(
+        (
+            n
+            for n, h in list(zip(names, hits, strict=True))[: max(1, len(comparable))]
+            if h.hits == 0 and not identity._short_cjk(n)
+        ),
+        names[0],
+    )
+    if not any(h.term == key and h.hits for h in hits):
+        lead = re.split(r"[-\s]", key)[0].lower()
+        hyphenated = list(dict.fromkeys(m.group(0) for m in identity._HYPHENATED.finditer(item.text)))
+        for aside in [*identity.aside_names(item), *hyphenated]:
+            found = doc.search(aside)
+            if found.hits and len(lead) >= 3 and aside.lower().startswith(lead):
+                key, hits = aside, [found, *hits]
+                break
+    repos = {repo[1] for url in item.urls if (repo := _GITHUB_ROOT.fullmatch(url))}
+    repo_hit = next((h for h in hits if "/" not in h.term and h.term in repos and h.hits), None)
+    if repo_hit is not None:
+        key = repo_hit.term
+    own = re.findall(r"arxiv\.org/(?:abs|pdf)/(\d{4}\.\d{4,5})", " ".join(item.urls))
+    return identity.Identity(
+        key=key,
+        hits=hits,
+        url_known=bool(item.url and item.url in doc.text),
+        repo_known=repo_hit is not None,
+        anchored=next((a for a in item.arxiv if (a in own or a in item.title) and doc.anchored(a)), None),
+        recheck=said_known(item.text),
+    )
+
+
+@settings(max_examples=400)
+@given(texts, texts, st.lists(st.sampled_from(_URLS), max_size=3))
+def test_identify(title: str, text: str, urls: list[str]) -> None:
+    item = _item(title, text, urls)
+    item.arxiv = tuple(arxiv_ids(text + " " + title))
+    assert identity.identify(item, _DOC) == _plain_identify(item, _DOC)
+    assert identity.may_be_known_as_a_lead(item, _DOC) in (True, False)
