@@ -11,9 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Generic, Protocol, TypeVar
 
-from .markers import strictest
+from .markers import RANK, strictest
 from .models import Contradiction, ContradictionKind, EvidenceLevel, Excluded
 
 #: this many items of one kind from one material (or more) become one grouped line (the golden
@@ -24,8 +25,12 @@ GROUP_EXAMPLES = 3
 _DETAIL = re.compile(r"（[^（）]*）|\([^()]*\)|「[^」]*」|\d{4}-\d{2}-\d{2}|\d+")
 
 
+@lru_cache(maxsize=256)
 def _reason_kind(reason: str) -> str:
-    """A reason without its item's particulars (dates, remarks, quoted words): what items share."""
+    """A reason without its item's particulars (dates, remarks, quoted words): what items share.
+
+    Remembered for a few hundred reasons: a dump's excluded items repeat a handful of them.
+    """
     return re.sub(r"\s+", " ", _DETAIL.sub("", reason)).strip(" ，,")
 
 
@@ -97,7 +102,9 @@ class _Bucket(Generic[E]):
 
     def add(self, entry: E) -> None:
         self.keys.append(entry.key)
-        self.evidence = entry.evidence if self.evidence is None else strictest(self.evidence, entry.evidence)
+        # ``strictest(self.evidence, entry.evidence)``, which keeps the first on a tie, without its call
+        if self.evidence is None or RANK[entry.evidence] < RANK[self.evidence]:
+            self.evidence = entry.evidence
         if self.grouped:
             del self.held[1:]
         else:

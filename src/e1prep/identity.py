@@ -10,7 +10,9 @@ changing them re-records every cassette). The subject comes from
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import chain
 
 from . import subjects
 from .knowledge import KnowledgeDoc
@@ -106,11 +108,14 @@ def identify(item: NoteItem, doc: KnowledgeDoc) -> Identity:
         # the same subject in another script, in the title's parentheses or the item's text
         # (``vLLM-昆仑芯（vLLM-Kunlun）``, ``vLLM-昆仑芯 … vLLM-Kunlun 插件``)
         lead = re.split(r"[-\s]", key)[0].lower()
-        for aside in [*aside_names(item), *_hyphenated(item.text)]:
-            found = doc.search(aside)
-            if found.hits and len(lead) >= 3 and aside.lower().startswith(lead):
-                key, hits = aside, [found, *hits]
-                break
+        # only a name that starts with the key's lead is searched; a hyphenated one of the text is looked
+        # for only if the lead is in it (the first that is found stands, so the rest need not be listed)
+        if len(lead) >= 3:
+            asides = chain(aside_names(item), _hyphenated(item.text) if lead in item.text.lower() else ())
+            for aside in asides:
+                if aside.lower().startswith(lead) and (found := doc.search(aside)).hits:
+                    key, hits = aside, [found, *hits]
+                    break
     repos = {repo[1] for url in item.urls if (repo := github_repo(url, root_only=True))}
     repo_hit = next((h for h in hits if "/" not in h.term and h.term in repos and h.hits), None)
     if repo_hit is not None:
@@ -128,9 +133,13 @@ def identify(item: NoteItem, doc: KnowledgeDoc) -> Identity:
 _HYPHENATED = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*-[A-Za-z][A-Za-z0-9-]*")
 
 
-def _hyphenated(text: str) -> list[str]:
-    """Latin hyphenated names of the item's text (``vLLM-Kunlun``), each once."""
-    return list(dict.fromkeys(m.group(0) for m in _HYPHENATED.finditer(text)))
+def _hyphenated(text: str) -> Iterator[str]:
+    """Latin hyphenated names of the item's text (``vLLM-Kunlun``), each once, as they are found."""
+    seen: set[str] = set()
+    for m in _HYPHENATED.finditer(text):
+        if m.group(0) not in seen:
+            seen.add(m.group(0))
+            yield m.group(0)
 
 
 def _short_cjk(name: str) -> bool:
@@ -145,5 +154,7 @@ def aside_names(item: NoteItem) -> list[str]:
 
 def own_arxiv(item: NoteItem) -> list[str]:
     """The item's own paper: an arXiv id in its URL or its title (not a background citation)."""
+    if not item.arxiv:  # most items name no paper
+        return []
     own = re.findall(r"arxiv\.org/(?:abs|pdf)/(\d{4}\.\d{4,5})", " ".join(item.urls))
     return [a for a in item.arxiv if a in own or a in item.title]

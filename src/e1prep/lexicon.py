@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass
-from functools import cache
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
 from importlib import resources
 
 from .regexgate import Gates, guarded
@@ -30,6 +30,14 @@ class Lexicon:
     legend_labels: tuple[str, ...]
     #: signs that look like check marks
     check_symbols: str
+    #: one literal gate for every verdict pattern, in the order of ``verdict_kinds`` (what it opens for
+    #: one pattern is what a gate of that pattern alone would; one scan serves all of a text's verdicts)
+    verdict_kinds: tuple[str, ...] = field(init=False, compare=False, repr=False)
+    verdict_gates: Gates = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "verdict_kinds", tuple(self.verdicts))
+        object.__setattr__(self, "verdict_gates", Gates(list(self.verdicts.values())))
 
     def column_meaning(self, header: str) -> str | None:
         """What a table header cell names (``Status`` → ``check``), or None."""
@@ -44,8 +52,8 @@ class Lexicon:
 
     def verdict(self, kind: str, text: str) -> str | None:
         """The words by which a note gives its own verdict of ``kind`` on an item, if it does."""
-        if not _verdict_gates(self.verdicts[kind]).open(text):
-            return None  # none of the words any verdict needs: one literal scan, not the whole pattern
+        if self.verdict_kinds.index(kind) not in _open_verdicts(self.verdict_gates, text):
+            return None  # none of the words this verdict needs: one literal scan, not the whole pattern
         m = self.verdicts[kind].search(text)
         return m.group(0) if m else None
 
@@ -59,9 +67,11 @@ class Lexicon:
         return name.strip().lower() in self.generic
 
 
-@cache
-def _verdict_gates(pattern: re.Pattern[str]) -> Gates:
-    return Gates([pattern])
+@lru_cache(maxsize=4)
+def _open_verdicts(gates: Gates, text: str) -> frozenset[int]:
+    """The verdicts ``text`` may give, by one literal scan (the rules ask an item for two or three of
+    them in a row; a small cache serves that without keeping every item's text alive)."""
+    return gates.open(text)
 
 
 @cache

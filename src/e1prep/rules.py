@@ -150,6 +150,7 @@ class RulesProducer:
         index = SectionIndex.build(doc)
         out = Production()
         excluded = ExclusionGroups()  # a dump's excluded items are grouped as they come, not held as objects
+        batch_date = kb.date  # read from the manifest once, not once per item
         for material in kb.materials:
             if material.status is not MaterialStatus.read:
                 continue
@@ -159,7 +160,7 @@ class RulesProducer:
                 self._paper_card(material, doc, out, excluded)
             elif material.kind in (MaterialKind.inbox_note, MaterialKind.other):
                 for item in note_items(material):
-                    self._note_item(kb, material, item, doc, index, out, excluded)
+                    self._note_item(batch_date, material, item, doc, index, out, excluded)
         out.excluded = excluded.lines()
         return out
 
@@ -167,7 +168,7 @@ class RulesProducer:
 
     def _note_item(
         self,
-        kb: KB,
+        batch_date: str,
         material: Material,
         item: NoteItem,
         doc: KnowledgeDoc,
@@ -187,7 +188,7 @@ class RulesProducer:
         # read in full, only the numbers are the vendor's own: an increment whose numbers are not quotable
         vendor_read = item.evidence is EvidenceLevel.vendor and item.reading.read_in_full
         low = item.evidence not in (EvidenceLevel.verified, EvidenceLevel.partial) and not vendor_read
-        stale = is_stale(item, kb.date)
+        stale = is_stale(item, batch_date)
         title = _short_title(item)
         # excluded whatever the document holds (stale, or a lead it cannot know), under its title:
         # who it is needs no subject candidates and no name searches
@@ -410,4 +411,5 @@ def _point_text(block: str) -> str:
 
 def _short_title(item: NoteItem) -> str:
     """The item's title without asides, as a reader would name it (``DeepInfer 源码级拆解``)."""
-    return _ASIDE.sub("", item.title).strip(" ：:")[:60]
+    title = _ASIDE.sub("", item.title) if "(" in item.title or "（" in item.title else item.title
+    return title.strip(" ：:")[:60]
