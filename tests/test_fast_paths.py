@@ -11,7 +11,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from e1prep import checks, identity, subjects
+from e1prep import checks, identity, rules, subjects
 from e1prep.knowledge import KnowledgeDoc, arxiv_ids, parse_knowledge
 from e1prep.lexicon import lexicon
 from e1prep.naming import _GITHUB, _GITHUB_ROOT, github_ref, github_repo
@@ -208,3 +208,40 @@ def test_identify(title: str, text: str, urls: list[str]) -> None:
     item.arxiv = tuple(arxiv_ids(text + " " + title))
     assert identity.identify(item, _DOC) == _plain_identify(item, _DOC)
     assert identity.may_be_known_as_a_lead(item, _DOC) in (True, False)
+
+
+@settings(max_examples=400)
+@given(texts, st.sampled_from(["vllm", "kunlun", "llm", "trt", "ſglang"]))
+def test_hyphenated_names_by_their_lead(text: str, lead: str) -> None:
+    names = dict.fromkeys(m.group(0) for m in identity._HYPHENATED.finditer(text))
+    plain = [n for n in names if n.lower().startswith(lead)]
+    assert list(dict.fromkeys(identity._hyphenated(text, lead))) == plain
+
+
+def _plain_point_text(block: str) -> str:
+    lines = [rules._strip_bullet(ln) if n == 0 else ln.strip() for n, ln in enumerate(block.split("\n"))]
+    text = " ".join(x for x in lines if x)
+    text = MD_LINK.sub(r"\1（\2）", text)
+    return text.replace("**", "").strip()
+
+
+@settings(max_examples=400)
+@given(texts)
+def test_point_text(block: str) -> None:
+    assert rules._point_text(block) == _plain_point_text(block)
+
+
+@settings(max_examples=300)
+@given(texts)
+def test_candidates_read_names_as_the_plain_board(title: str) -> None:
+    """A remembered reading of a name is the reading itself (the cache is keyed by the raw name only)."""
+    for m in subjects._NAME.finditer(title):
+        raw = m.group(0)
+        plain = (
+            subjects._VERSION_TAIL.sub("", raw.strip(" .,;:：，。-—/"))
+            if not subjects._ISSUE_REF.search(raw)
+            else raw.strip()
+        )
+        name, junk, product_like = subjects._read_name(raw)
+        assert (name, junk) == (plain, subjects._junk(plain))
+        assert junk or product_like == subjects._product_like(plain)

@@ -108,11 +108,9 @@ def identify(item: NoteItem, doc: KnowledgeDoc) -> Identity:
         # the same subject in another script, in the title's parentheses or the item's text
         # (``vLLM-昆仑芯（vLLM-Kunlun）``, ``vLLM-昆仑芯 … vLLM-Kunlun 插件``)
         lead = re.split(r"[-\s]", key)[0].lower()
-        # only a name that starts with the key's lead is searched; a hyphenated one of the text is looked
-        # for only if the lead is in it (the first that is found stands, so the rest need not be listed)
+        # only a name that starts with the key's lead is searched (the first that is found stands)
         if len(lead) >= 3:
-            asides = chain(aside_names(item), _hyphenated(item.text) if lead in item.text.lower() else ())
-            for aside in asides:
+            for aside in chain(aside_names(item), _hyphenated(item.text, lead)):
                 if aside.lower().startswith(lead) and (found := doc.search(aside)).hits:
                     key, hits = aside, [found, *hits]
                     break
@@ -133,13 +131,30 @@ def identify(item: NoteItem, doc: KnowledgeDoc) -> Identity:
 _HYPHENATED = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*-[A-Za-z][A-Za-z0-9-]*")
 
 
-def _hyphenated(text: str) -> Iterator[str]:
-    """Latin hyphenated names of the item's text (``vLLM-Kunlun``), each once, as they are found."""
-    seen: set[str] = set()
-    for m in _HYPHENATED.finditer(text):
-        if m.group(0) not in seen:
-            seen.add(m.group(0))
+def _hyphenated(text: str, lead: str) -> Iterator[str]:
+    """Latin hyphenated names of the item's text (``vLLM-Kunlun``) that start with ``lead`` (lower-case),
+    in order, looked for only where the lead stands.
+
+    A name's start follows no ``[\\w-]``, so no name starts inside another: the names that
+    ``finditer`` gives are those that match where they start, and one that starts with the lead
+    starts where the lower-cased text holds it (a name is ASCII: ``lower`` keeps its place unless
+    some character of the text lower-cases to two, when every name is read).
+    """
+    low = text.lower()
+    if len(low) != len(text):
+        found: Iterator[re.Match[str] | None] = _HYPHENATED.finditer(text)
+    else:
+        found = (_HYPHENATED.match(text, at) for at in _occurrences(low, lead))
+    for m in found:
+        if m is not None and m.group(0).lower().startswith(lead):
             yield m.group(0)
+
+
+def _occurrences(text: str, part: str) -> Iterator[int]:
+    at = text.find(part)
+    while at >= 0:
+        yield at
+        at = text.find(part, at + 1)
 
 
 def _short_cjk(name: str) -> bool:

@@ -40,7 +40,7 @@ from .notes import (
     note_items,
     off_topic,
 )
-from .numbers import parse_value, quantities
+from .numbers import NumberToken, parse_value, quantities
 from .producers import Production
 from .textindex import term_set, terms
 
@@ -126,8 +126,14 @@ def cite_numbers(
     text: str, level: EvidenceLevel, material: Material, quote: str, line: int | None
 ) -> list[NumberCitation]:
     """A citation for every quantity in ``text``, as written, with the level it was read at."""
+    return _citations(quantities(text), level, material, quote, line)
+
+
+def _citations(
+    tokens: list[NumberToken], level: EvidenceLevel, material: Material, quote: str, line: int | None
+) -> list[NumberCitation]:
     out = []
-    for tok in quantities(text):
+    for tok in tokens:
         out.append(
             NumberCitation(
                 text=tok.text,
@@ -237,21 +243,20 @@ class RulesProducer:
         boundary: list[str] = []
         numbers: list[NumberCitation] = []
         for offset, block in blocks(item.text)[1:]:
-            line_no = item.line_start + offset
+            first = _strip_bullet(block.strip().split("\n")[0])
+            if _META_PREFIX.match(first):
+                continue
             text = _point_text(block)
             if not text:
                 continue
-            first = block.strip().split("\n")[0]
-            if _META_PREFIX.match(_strip_bullet(first)):
-                continue
-            level = line_evidence(block) or item.evidence
-            if _BOUNDARY_PREFIX.match(_strip_bullet(first)):
-                boundary.append(text)
-                numbers += cite_numbers(text, level, material, text, line_no)
-                continue
-            cited = cite_numbers(text, level, material, text, line_no)
+            tokens = quantities(text)
+            # the level a block's own words impose is read only for its numbers (most blocks hold none)
+            level = (line_evidence(block) or item.evidence) if tokens else item.evidence
+            cited = _citations(tokens, level, material, text, item.line_start + offset)
             numbers += cited
-            if cited and not level.quotable:
+            if _BOUNDARY_PREFIX.match(first):
+                boundary.append(text)
+            elif cited and not level.quotable:
                 boundary.append(f"{text}（{level.label}，数字不可引用）")
             else:
                 points.append(text)
@@ -403,9 +408,13 @@ def _strip_bullet(line: str) -> str:
 
 
 def _point_text(block: str) -> str:
-    lines = [_strip_bullet(ln) if n == 0 else ln.strip() for n, ln in enumerate(block.split("\n"))]
-    text = " ".join(x for x in lines if x)
-    text = MD_LINK.sub(r"\1（\2）", text)
+    if "\n" in block:
+        head, *rest = block.split("\n")
+        text = " ".join(x for x in (_strip_bullet(head), *(ln.strip() for ln in rest)) if x)
+    else:  # most blocks are one line
+        text = _strip_bullet(block)
+    if "](" in text:  # every link holds it
+        text = MD_LINK.sub(r"\1（\2）", text)
     return text.replace("**", "").strip()
 
 

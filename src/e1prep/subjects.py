@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import urlparse
 
 from .lexicon import lexicon
@@ -40,14 +41,24 @@ class Candidate:
     origin: str
 
 
+_JOINED = re.compile(r"[/+#_]|-[A-Za-z0-9](?![A-Za-z0-9])|-[A-Z0-9]|[A-Za-z0-9]-[A-Z]")
+_INNER_CAPITAL_OR_DIGIT = re.compile(r"[a-z][A-Z]|[0-9]")
+_CJK_TAIL = re.compile(r"-[\u3400-\u9fff]")
+_ASIDE = re.compile(r"[（(]([^）)]*)[）)]")
+_OWNER_REPO = re.compile(r"[\w.\-]+/[\w.\-]+")
+_EMPHASIS = re.compile(r"[*`]")
+_CJK_HEAD = re.compile(r"\s*([^\s，。：:、（(—-]{2,16})")
+_URL_PATH_BREAK = re.compile(r"[/_.]")
+
+
 def _product_like(name: str) -> bool:
     """A name shaped like a product: inner capitals after a lowercase letter (``vLLM``, ``DeepInfer``),
     digits, or joined parts (``llm-d``, ``owner/repo``); an all-capitals acronym (``NVIDIA``) is not."""
     if " " in name.strip() or name.startswith("@"):
         return False
     core = name.strip()
-    joined = bool(re.search(r"[/+#_]|-[A-Za-z0-9](?![A-Za-z0-9])|-[A-Z0-9]|[A-Za-z0-9]-[A-Z]", core))
-    return bool(re.search(r"[a-z][A-Z]|[0-9]", core) or joined or re.search(r"-[\u3400-\u9fff]", core))
+    joined = bool(_JOINED.search(core))
+    return bool(_INNER_CAPITAL_OR_DIGIT.search(core) or joined or _CJK_TAIL.search(core))
 
 
 def _junk(name: str) -> bool:
@@ -67,8 +78,8 @@ def _junk(name: str) -> bool:
 
 def strip_outlet(title: str) -> tuple[str, list[str]]:
     """The title without outlet labels at its start or end, and the asides in parentheses."""
-    asides = re.findall(r"[（(]([^）)]*)[）)]", title)
-    core = re.sub(r"[（(][^）)]*[）)]", " ", title)
+    asides = _ASIDE.findall(title)
+    core = _ASIDE.sub(" ", title)
     segments = [s for s in _SEGMENT.split(core) if s.strip()]
     kept = [
         s
@@ -76,6 +87,15 @@ def strip_outlet(title: str) -> tuple[str, list[str]]:
         if not lexicon().is_outlet(s.strip()) and not lexicon().is_label(s.strip()) and not s.strip().startswith("@")
     ]
     return (" — ".join(kept) if kept else core).strip(), asides
+
+
+@lru_cache(maxsize=1024)
+def _read_name(raw: str) -> tuple[str, bool, bool]:
+    """A candidate as the board reads it: trimmed (a version tail dropped), junk or not, product-like or
+    not. Remembered for a thousand names: an item's names recur across items (``vLLM``, a vendor)."""
+    name = _VERSION_TAIL.sub("", raw.strip(" .,;:：，。-—/")) if not _ISSUE_REF.search(raw) else raw.strip()
+    junk = _junk(name)
+    return name, junk, not junk and _product_like(name)
 
 
 class _Board:
@@ -86,10 +106,10 @@ class _Board:
         self.scored: dict[str, Candidate] = {}
 
     def add(self, name: str, score: float, origin: str) -> None:
-        name = _VERSION_TAIL.sub("", name.strip(" .,;:：，。-—/")) if not _ISSUE_REF.search(name) else name.strip()
-        if _junk(name):
+        name, junk, product_like = _read_name(name)
+        if junk:
             return
-        if _product_like(name):
+        if product_like:
             score += 3
         elif origin == "title" and name[:1].islower():
             score -= 2  # an ordinary word of the title's sentence
@@ -110,13 +130,13 @@ class _Board:
                     self.add(m.group(0), weight + 1.0 + (1.0 if m.start() == 0 else 0.0), "title-phrase")
             for k, m in enumerate(_NAME.finditer(segment)):
                 score = weight + (1.5 if k == 0 else -0.2 * k)
-                if re.fullmatch(r"[\w.\-]+/[\w.\-]+", m.group(0)):  # owner/repo: the repository is the subject
+                if _OWNER_REPO.fullmatch(m.group(0)):  # owner/repo: the repository is the subject
                     self.add(m.group(0).rsplit("/", 1)[1], score + 3.5, "repo")
                 self.add(m.group(0), score, "title")
 
     def spans(self, title: str, first_line: str) -> None:
         """Bold or code spans inside the title (not the whole title set in bold)."""
-        plain_title = re.sub(r"[*`]", "", title).strip()
+        plain_title = _EMPHASIS.sub("", title).strip()
         for a, b in _SPAN.findall(first_line + "\n" + title):
             span = (a or b).strip()
             if len(span) < 0.8 * len(plain_title):
@@ -141,7 +161,7 @@ def candidates(title: str, text: str = "", urls: tuple[str, ...] | list[str] = (
             board.add(m.group(0), -1.0, "aside")
     board.urls(urls)
     if not board.scored:  # a title in Chinese only: its head run of characters
-        cjk = re.match(r"\s*([^\s，。：:、（(—-]{2,16})", head)
+        cjk = _CJK_HEAD.match(head)
         if cjk and not _junk(cjk.group(1)):
             board.scored[cjk.group(1)] = Candidate(cjk.group(1), 0.0, "title-cjk")
     return sorted(board.scored.values(), key=lambda c: -c.score)
@@ -151,7 +171,7 @@ def _url_words(urls: tuple[str, ...] | list[str]) -> set[str]:
     words: set[str] = set()
     for url in urls:
         path = urlparse(url).path.lower()
-        for part in re.split(r"[/_.]", path):
+        for part in _URL_PATH_BREAK.split(path):
             if part:
                 words.add(part)
                 words.update(part.split("-"))
