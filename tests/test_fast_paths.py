@@ -245,3 +245,28 @@ def test_candidates_read_names_as_the_plain_board(title: str) -> None:
         name, junk, product_like = subjects._read_name(raw)
         assert (name, junk) == (plain, subjects._junk(plain))
         assert junk or product_like == subjects._product_like(plain)
+
+
+_URL_PARTS = [
+    "https://",
+    "http://",
+    "://",
+    "github.com/",
+    "o/r",
+    "example.org",
+    "/feed/1",
+    "#copy-1",
+    "a",
+    "/",
+    " ",
+    "\n",
+]
+url_texts = st.lists(st.sampled_from(_URL_PARTS), max_size=14).map("".join)
+
+
+@settings(max_examples=500)
+@given(url_texts, url_texts)
+def test_a_document_holds_a_url_where_its_text_does(text: str, url: str) -> None:
+    doc = parse_knowledge("doc.md", text)
+    assert doc.holds_url(url) == (url in text)
+    assert doc.holds_url(text[3:40]) == (text[3:40] in text)

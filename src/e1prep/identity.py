@@ -77,7 +77,7 @@ def may_be_known_as_a_lead(item: NoteItem, doc: KnowledgeDoc) -> bool:
     repository root the document names is all ``repo_known`` can be. ``False`` is certain, so a
     lead the document cannot know needs no subject candidates or name searches.
     """
-    if (item.url and item.url in doc.text) or said_known(item.text) is not None:
+    if (item.url and doc.holds_url(item.url)) or said_known(item.text) is not None:
         return True
     if any(doc.anchored(a) for a in own_arxiv(item)):
         return True
@@ -121,7 +121,7 @@ def identify(item: NoteItem, doc: KnowledgeDoc) -> Identity:
     return Identity(
         key=key,
         hits=hits,
-        url_known=bool(item.url and item.url in doc.text),
+        url_known=bool(item.url and doc.holds_url(item.url)),
         repo_known=repo_hit is not None,
         anchored=next((a for a in own_arxiv(item) if doc.anchored(a)), None),
         recheck=said_known(item.text),
