@@ -6,14 +6,20 @@ one in use on generated inputs made of the characters the shortcut's reasoning t
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Iterator
+from types import SimpleNamespace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from e1prep import checks, identity, rules, subjects
+from e1prep.grouping import GROUP_MIN, Registration, group_contradictions
 from e1prep.knowledge import KnowledgeDoc, arxiv_ids, parse_knowledge
 from e1prep.lexicon import lexicon
+from e1prep.loading import Material
+from e1prep.models import ContradictionKind, EvidenceLevel, MaterialKind, MaterialStatus
 from e1prep.naming import _GITHUB, _GITHUB_ROOT, github_ref, github_repo
 from e1prep.notes import MD_LINK, NoteItem, blocks, said_known
 
@@ -270,3 +276,49 @@ def test_a_document_holds_a_url_where_its_text_does(text: str, url: str) -> None
     doc = parse_knowledge("doc.md", text)
     assert doc.holds_url(url) == (url in text)
     assert doc.holds_url(text[3:40]) == (text[3:40] in text)
+
+
+_ITEMS = [
+    "- URL：https://x.org/{n}\n- 核查：仅搜索摘要，无正文\n- 要点：据称吞吐提升 {n}%。\n",
+    "- URL：https://x.org/{n}\n- 核查：未核实\n- 要点：另有 {n} 个节点。\n",
+    "- URL：https://x.org/{n}\n- 核查：仅搜索摘要\n- 厂商称吞吐 {n} 倍\n- 另有 5 个节点\n",
+    "- URL：https://x.org/{n}\n- 核查：已核查原文（全文读完）\n- 数据：厂商自述 {n} 倍。\n",
+    "- URL：https://x.org/{n}\n- 核查：仅搜索摘要\n- 要点：没有数字。\n",
+    "- URL：https://x.org/{n}\n- 核查：只看了摘要\n- 要点：据作者自述提升 {n}%，未核实。\n",
+]
+
+
+def _plain_not_quotable(kb: object, skip: object) -> Iterator[Registration]:
+    """``checks._not_quotable`` as it was, reading every counted lead's level."""
+    made: dict[str, int] = {}
+    for material, item in checks._items(kb):  # type: ignore[arg-type]
+        lead = item.evidence in (EvidenceLevel.summary, EvidenceLevel.unverified)
+        found = None
+        counted_only = made.get(material.path, 0) >= GROUP_MIN - 1
+        if lead and counted_only and (level := checks._lead_level(item)) is not None:
+            evidence = level
+        else:
+            found = checks._unquotable_numbers(item)
+            if not found and not lead:
+                continue
+            evidence = found[0].level if found else item.evidence
+        key = identity.short_title(item)
+        made[material.path] = made.get(material.path, 0) + 1
+        yield Registration(
+            key,
+            ContradictionKind.not_quotable,
+            (material.path,),
+            evidence,
+            functools.partial(checks._not_quotable_line, material, item, key, evidence, found),
+        )
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(range(len(_ITEMS))), max_size=3 * GROUP_MIN))
+def test_a_group_at_the_strictest_level_reads_no_more_levels(kinds: list[int]) -> None:
+    note = "# 归档\n\n" + "".join(f"## {n}. 条目{n}\n\n" + _ITEMS[k].format(n=n) + "\n" for n, k in enumerate(kinds, 1))
+    material = Material(path="n.md", kind=MaterialKind.inbox_note, status=MaterialStatus.read, text=note)
+    kb = SimpleNamespace(materials=[material])
+    fast = checks.not_quotable(kb, None).contradictions  # type: ignore[arg-type]
+    plain = group_contradictions(_plain_not_quotable(kb, ()))
+    assert [c.model_dump() for c in fast] == [c.model_dump() for c in plain]

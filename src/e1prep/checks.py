@@ -16,6 +16,7 @@ from .grouping import GROUP_MIN, Registration, group_contradictions
 from .identity import short_title
 from .knowledge import KnowledgeDoc
 from .loading import KB, Material, card_field_line, card_repo, card_section
+from .markers import RANK
 from .models import (
     Contradiction,
     ContradictionKind,
@@ -279,21 +280,33 @@ def not_quotable(kb: KB, doc: KnowledgeDoc, skip: Collection[tuple[str, int]] = 
     return Findings(group_contradictions(_not_quotable(kb, skip)), [])
 
 
+#: the most restrictive level (no level is stricter: a group's line that holds it keeps it)
+_STRICTEST = min(RANK, key=RANK.__getitem__)
+
+
 def _not_quotable(kb: KB, skip: Collection[tuple[str, int]]) -> Iterator[Registration]:
     made: dict[str, int] = {}  # registrations so far, per material
+    floored: set[str] = set()  # materials whose line already holds the strictest level
     for material, item in _items(kb):
         if (material.path, item.line_start) in skip:
             continue
         lead = item.evidence in (EvidenceLevel.summary, EvidenceLevel.unverified)
         found: list[_Unquotable] | None = None
         counted_only = made.get(material.path, 0) >= GROUP_MIN - 1  # its material's line is a group
-        if lead and counted_only and (level := _lead_level(item)) is not None:
+        if lead and counted_only and material.path in floored:
+            # a group only counts it and shows the strictest level of all it counts, which is already
+            # the strictest there is: no level of this one can show, so none is read (its lines' levels
+            # cost a marker scan each); if it were ever built it would say the strictest
+            evidence = _STRICTEST
+        elif lead and counted_only and (level := _lead_level(item)) is not None:
             evidence = level  # a group only counts it: its numbers need no scan
         else:
             found = _unquotable_numbers(item)
             if not found and not lead:
                 continue
             evidence = found[0].level if found else item.evidence
+        if evidence is _STRICTEST:
+            floored.add(material.path)
         key = short_title(item)  # a registration names its item as a reader names a lead
         made[material.path] = made.get(material.path, 0) + 1
         yield Registration(
