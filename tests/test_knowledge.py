@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from e1prep.knowledge import arxiv_ids, parse_knowledge
 
@@ -124,3 +126,30 @@ def test_unnumbered_heading_closes_section(doc) -> None:
     appendix = next(n for n, ln in enumerate(lines, start=1) if ln.startswith("## 附录"))
     assert doc.section_at(appendix + 2) is None
     assert doc.anchors["2602.10238"] == []
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="0123456789.a١٢ \n", max_size=30))
+def test_the_arxiv_gate_finds_exactly_four_digits_a_dot_and_a_digit(text: str) -> None:
+    """The gate opens with the dot (for a fast scan) and holds exactly where ``\\d{4}\\.\\d`` does."""
+    import re
+
+    from e1prep.knowledge import _ARXIV_DIGITS
+
+    assert bool(_ARXIV_DIGITS.search(text)) == bool(re.search(r"\d{4}\.\d", text))
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["2610", "1234", "0", "1", "9", ".", "v2", "arXiv:", "arxiv.org/abs/", "-", "/", "a", " "]),
+        max_size=14,
+    ).map("".join)
+)
+def test_arxiv_matches_are_the_patterns_own_matches(text: str) -> None:
+    """Trying the pattern only four places before a qualifying dot finds exactly what finditer finds."""
+    from e1prep.knowledge import ARXIV_RE, arxiv_matches
+
+    assert [(m.span(), m.group(1)) for m in arxiv_matches(text)] == [
+        (m.span(), m.group(1)) for m in ARXIV_RE.finditer(text)
+    ]
