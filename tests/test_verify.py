@@ -56,6 +56,20 @@ def test_quantity_not_in_materials(verifier, brief) -> None:
     assert "quantity-uncited" in report.render()
 
 
+def test_a_text_checked_twice_is_reported_at_each_place(verifier, brief) -> None:
+    """The verifier remembers what a text's check found; each object still gets its own violations."""
+    first = deepinfer(brief)
+    first.points.append("吞吐提升 937%。")
+    twin = first.model_copy(deep=True)
+    brief.increments.append(twin)
+    bad = [v for v in verifier.verify(brief).violations if v.rule == "quantity-uncited"]
+    n = len(brief.increments) - 1
+    assert sorted(v.path.split(".")[0] for v in bad) == sorted(["increments[0]", f"increments[{n}]"])
+    assert {v.text for v in bad} == {"937%"}
+    twin.numbers = []  # the same text against other citations is checked again, not read from memory
+    assert any(v.path.startswith(f"increments[{n}]") and "8" in v.text for v in verifier.verify(brief).violations)
+
+
 def test_removed_citation(verifier, brief) -> None:
     inc = deepinfer(brief)
     assert any("8 卡" in p for p in inc.points + inc.boundary)

@@ -94,6 +94,8 @@ _LOW_MASK = (1 << 32) - 1
 _RECENT_CHARS = 1 << 18
 #: texts whose ungrounded names the verifier remembers at a time
 _MEMO_TEXTS = 4096
+#: a text checked for an object: the text, the object's sources, the numerals its citations carry
+_TextKey = tuple[str, tuple[str, ...], tuple[frozenset[str], ...]]
 #: lines after a quote's stated place that are looked at before the whole text
 _NEAR_LINES = 16
 
@@ -482,6 +484,8 @@ class Verifier:
         self._hits: dict[str, int] = {}
         #: the ungrounded names of a text read against some grounds (a batch repeats its sentences)
         self._ungrounded: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {}
+        #: what a text's check found (rule, words, reason), by the text, its object's sources and citations
+        self._checked: dict[_TextKey, tuple[tuple[str, str, str], ...]] = {}
 
     def in_materials(self, text: str) -> bool:
         """Does ``text`` occur verbatim in a material? (URLs, arXiv ids: answered once each.)"""
@@ -564,7 +568,7 @@ class Verifier:
         # the numerals each citation carries, once per object (distinct sets only)
         cited = list({frozenset(number_cores(c.text)): None for c in citations})
         for field_path, text in _texts(path, obj):
-            out += self._text(field_path, text, obj, cited)
+            out += self._text_checked(field_path, text, obj, cited)
         if isinstance(obj, Increment):
             out += self._points_quotable(path, obj)
             if obj.kind == "new" and self.hits(obj.key):
@@ -793,6 +797,21 @@ class Verifier:
                 )
             )
         return out
+
+    def _text_checked(
+        self, path: str, text: str, obj: Increment | Refresh | Contradiction, cited: list[frozenset[str]]
+    ) -> list[Violation]:
+        """``_text``, remembered for a text checked against the same sources and citations (a batch
+        repeats its sentences in object after object; a grouped line's members are read each time)."""
+        if isinstance(obj, Contradiction) and obj.members:
+            return self._text(path, text, obj, cited)
+        key = (text, tuple(obj.sources), tuple(cited))
+        found = self._checked.get(key)
+        if found is None:
+            if len(self._checked) >= _MEMO_TEXTS:  # bounded, as the names' memo
+                self._checked.clear()
+            found = self._checked[key] = tuple((v.rule, v.text, v.reason) for v in self._text("", text, obj, cited))
+        return [Violation(path=path, rule=rule, text=said, reason=reason) for rule, said, reason in found]
 
     def _text(
         self, path: str, text: str, obj: Increment | Refresh | Contradiction, cited: list[frozenset[str]]
