@@ -116,7 +116,12 @@ def _norm_symbol(s: str) -> str:
 
 def read_remark(text: str, legend: dict[str, Statement] | None = None) -> Statement:
     """Read one remark into a statement (most restrictive reading, never the first marker)."""
-    body = strip_urls(text)
+    return _read_stripped(text, strip_urls(text), legend)
+
+
+def _read_stripped(text: str, body: str, legend: dict[str, Statement] | None) -> Statement:
+    """:func:`read_remark` of ``text`` whose URLs are already out (``body``): a caller that needs the
+    stripped text too strips it once."""
     hits = find(body)
     symbol_statements = _symbols(body, legend or {})
     hedges = [h for h in hits if h.marker.kind in ("hedge", "relay")]
@@ -412,8 +417,9 @@ def _remark_statements(
 def _whole_text_statements(lines: list[str], ctx: NoteContext, said: _Remarks) -> list[Statement]:
     """An item with no remark line: its whole text is read as one remark."""
     whole = "\n".join(lines)
-    st = read_remark(whole, ctx.legend)
-    if not st.words and not _CHECK_SYMBOLS.search(strip_urls(whole)):
+    body = strip_urls(whole)
+    st = _read_stripped(whole, body, ctx.legend)
+    if not st.words and not _CHECK_SYMBOLS.search(body):
         return []  # no remark at all: nothing to understand
     if not st.understood:
         said.not_understood.append(whole.strip()[:200])
@@ -425,23 +431,32 @@ def _whole_text_statements(lines: list[str], ctx: NoteContext, said: _Remarks) -
 
 
 def read_item(
-    text: str, ctx: NoteContext | None = None, number: int | None = None, check_cell: str | None = None
+    text: str,
+    ctx: NoteContext | None = None,
+    number: int | None = None,
+    check_cell: str | None = None,
+    *,
+    legend_free: bool = False,
 ) -> Reading:
     """The graded reading of one item's text (with its note's legend and range statements).
 
     ``check_cell`` is a table row's check column (its header said 核查 / Status / Check): it is the
-    item's remark, and the row's other cells can only lower it.
+    item's remark, and the row's other cells can only lower it. ``legend_free``: the caller knows that
+    no line of ``text`` is a legend line (its note's context lists them), so none is searched again.
     """
     ctx = ctx or NoteContext()
-    lines = [ln for ln in text.split("\n") if not legend_line(ln)]
+    lines = text.split("\n") if legend_free else [ln for ln in text.split("\n") if not legend_line(ln)]
     said = _Remarks()
-    remark_lines: list[tuple[str, re.Match[str] | None]] = [(ln, m) for ln in lines if (m := remark_line(ln))]
+    marked: list[tuple[str, re.Match[str] | None]] = []
     if check_cell is not None and check_cell.strip():
-        remark_lines = [(f"核查：{check_cell.strip()}", None)]
+        remark_lines: list[tuple[str, re.Match[str] | None]] = [(f"核查：{check_cell.strip()}", None)]
         lines = [ln.replace(check_cell, " ", 1) for ln in lines]
+    else:  # each line is matched once: its match tells both the remark lines and the rest
+        marked = [(ln, remark_line(ln)) for ln in lines]
+        remark_lines = [(ln, m) for ln, m in marked if m]
     if remark_lines:
         statements = _remark_statements(remark_lines, ctx, said)
-        body = [ln for ln in lines if not remark_line(ln)] if check_cell is None else lines
+        body = [ln for ln, m in marked if not m] if check_cell is None else lines
     else:
         statements = _whole_text_statements(lines, ctx, said)
         body = []

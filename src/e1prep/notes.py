@@ -117,10 +117,18 @@ def item_evidence(text: str, ctx: _ev.NoteContext | None = None) -> tuple[Eviden
 
 
 def read_evidence(
-    text: str, ctx: _ev.NoteContext | None = None, number: int | None = None, check_cell: str | None = None
+    text: str,
+    ctx: _ev.NoteContext | None = None,
+    number: int | None = None,
+    check_cell: str | None = None,
+    *,
+    legend_free: bool = False,
 ) -> _ev.Reading:
-    """The graded reading of an item, capped by the verifier's plain rule (:func:`markers.plain_quotable`)."""
-    reading = _ev.read_item(text, ctx, number, check_cell)
+    """The graded reading of an item, capped by the verifier's plain rule (:func:`markers.plain_quotable`).
+
+    ``legend_free``: no line of ``text`` is a legend line (see :func:`e1prep.evidence.read_item`).
+    """
+    reading = _ev.read_item(text, ctx, number, check_cell, legend_free=legend_free)
     if reading.level is EvidenceLevel.verified:
         ok, word = markers.plain_quotable(text, ctx.legend_words if ctx else None)
         if not ok:
@@ -485,6 +493,7 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     texts = ["\n".join(lines[span.start : span.end]).strip("\n") for span in best]
     numbers = [_ev.item_number(t) or n for n, t in enumerate(texts, start=1)]
     ctx = _ev.note_context(lines, [i for i in range(len(lines)) if i not in inside], numbers)
+    legend_at = sorted(ctx.legend_lines)  # a span holds one when an index falls inside it
     items: list[NoteItem] = []
     seen: dict[tuple[str, str | None, str], NoteItem] = {}
     best.reverse()  # taken from the end as the items are made: a span's words are let go once read
@@ -519,10 +528,17 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
                 recogniser=span.recogniser,
                 check_cell=span.check,
                 cells=span.cells,
+                legend_free=_none_within(legend_at, span.start, span.end),
             )
         )
         seen.setdefault(same, items[-1])
     return items
+
+
+def _none_within(indices: list[int], start: int, end: int) -> bool:
+    """Whether no index of the sorted ``indices`` lies in ``start:end``."""
+    at = bisect.bisect_left(indices, start)
+    return at == len(indices) or indices[at] >= end
 
 
 def note_items(material: Material) -> list[NoteItem]:
@@ -545,8 +561,10 @@ def make_item(
     recogniser: str = "heading",
     check_cell: str | None = None,
     cells: tuple[str, ...] = (),
+    legend_free: bool = False,
 ) -> NoteItem:
-    reading = read_evidence(text, ctx, number, check_cell)
+    """One item and what the rules read from it (``legend_free``: see :func:`read_evidence`)."""
+    reading = read_evidence(text, ctx, number, check_cell, legend_free=legend_free)
     urls = list(dict.fromkeys(u.rstrip(".,;:)") for u in URL_RE.findall(text)))
     return NoteItem(
         material=material,

@@ -1,0 +1,129 @@
+"""The split stage's shortcuts read exactly what the plain code read.
+
+Each shortcut (a cheap pre-check before a costly regex, one match instead of a ``sub``, a line's
+match reused) is compared with the plain form it replaced, on the golden and held-out notes' lines
+and on generated text mixing the shapes' own words with noise.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from e1prep import evidence
+from e1prep.markers import LOWERING_KINDS, RANK, find, strictest, strip_urls
+from e1prep.models import EvidenceLevel
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _lines() -> list[str]:
+    out: list[str] = []
+    for folder in ("evals/golden", "evals/heldout", "tests/data"):
+        for path in sorted((ROOT / folder).rglob("*.md")):
+            out += path.read_text(encoding="utf-8").split("\n")
+    return out
+
+
+_NOISE = ["ſ", "ı", "İ", "\u212a", " ", "\n", "：", ":", "，", "1", "19", "20", "2026", "年", "-", "/", ".", "**", "`"]
+
+
+# --- read_item: one remark match per line, a legend-free item not searched for legend lines -------------
+
+
+_ITEM_PARTS = [
+    "核查：",
+    "Check: ",
+    "状态：",
+    "图例：✔ 全文读过 / ◯ 只有摘要",
+    "Legend: ",
+    "已读原文",
+    "只看了摘要",
+    "✔",
+    "◯",
+    "没有读完全文",
+    "可能",
+    "https://x.org/a?b",
+    "- ",
+    "| ",
+]
+
+
+def _plain_read_item(
+    text: str, ctx: evidence.NoteContext, number: int | None = None, check_cell: str | None = None
+) -> evidence.Reading:
+    """``read_item`` as it was: every line searched for a legend and, twice, for a remark label."""
+    lines = [ln for ln in text.split("\n") if not evidence.legend_line(ln)]
+    said = evidence._Remarks()
+    remark_lines = [(ln, m) for ln in lines if (m := evidence.remark_line(ln))]
+    if check_cell is not None and check_cell.strip():
+        remark_lines = [(f"核查：{check_cell.strip()}", None)]
+        lines = [ln.replace(check_cell, " ", 1) for ln in lines]
+    if remark_lines:
+        statements = evidence._remark_statements(remark_lines, ctx, said)
+        body = [ln for ln in lines if not evidence.remark_line(ln)] if check_cell is None else lines
+    else:
+        statements = evidence._whole_text_statements(lines, ctx, said)
+        body = []
+    if number is not None:
+        statements += ctx.ranges.get(number, [])
+    if not statements:
+        if not said.not_understood and not said.read:
+            return evidence.UNSTATED
+        return evidence.Reading(
+            understood=not said.not_understood, remarks=tuple(said.read), not_understood=tuple(said.not_understood)
+        )
+    level = strictest(*(s.level for s in statements))
+    deciding = [w for s in statements if s.level is level for w in s.words]
+    if RANK[level] > RANK[EvidenceLevel.partial]:
+        for ln in body:
+            caps = [h for h in find(strip_urls(ln)) if h.marker.kind in LOWERING_KINDS]
+            if caps:
+                level = EvidenceLevel.partial
+                deciding.append(caps[0].marker.text)
+                break
+    return evidence.Reading(
+        level=level,
+        deciding=tuple(deciding or [w for s in statements for w in s.words]),
+        understood=not said.not_understood,
+        remarks=tuple(said.read),
+        not_understood=tuple(said.not_understood),
+        blocked=next((s.blocked for s in statements if s.blocked), None)
+        if level is not EvidenceLevel.verified
+        else None,
+        stated=True,
+        read_in_full=level is not EvidenceLevel.unverified and any(st.full for st in statements),
+    )
+
+
+_CTX = evidence.note_context(["图例：✔ 全文读过 / ◯ 只有摘要", "第 1 条只看了摘要"], [1], [1, 2])
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.sampled_from(_ITEM_PARTS + _NOISE) | st.text(max_size=3), max_size=12),
+    st.sampled_from([None, "已读原文", "", "  ", "✔", "只看了摘要"]),
+    st.sampled_from([None, 1, 2]),
+)
+def test_read_item_reads_generated_text_as_before(parts: list[str], cell: str | None, number: int | None) -> None:
+    text = "".join(parts)
+    plain = _plain_read_item(text, _CTX, number, cell)
+    assert evidence.read_item(text, _CTX, number, cell) == plain
+    if not any(evidence.legend_line(ln) for ln in text.split("\n")):
+        assert evidence.read_item(text, _CTX, number, cell, legend_free=True) == plain
+
+
+def test_read_item_reads_real_items_as_before() -> None:
+    for path in sorted((ROOT / "evals").rglob("inbox/**/*.md")):
+        lines = path.read_text(encoding="utf-8").split("\n")
+        ctx = evidence.note_context(lines, list(range(len(lines))), list(range(1, 30)))
+        for start in range(0, len(lines), 7):
+            text = "\n".join(lines[start : start + 7])
+            assert evidence.read_item(text, ctx, 1) == _plain_read_item(text, ctx, 1), text
+
+
+def test_a_stripped_remark_reads_as_the_remark() -> None:
+    for line in _lines():
+        assert evidence._read_stripped(line, strip_urls(line), None) == evidence.read_remark(line)
