@@ -7,12 +7,13 @@ and on generated text mixing the shapes' own words with noise.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from e1prep import evidence
+from e1prep import evidence, notes
 from e1prep.markers import LOWERING_KINDS, RANK, find, strictest, strip_urls
 from e1prep.models import EvidenceLevel
 
@@ -28,6 +29,76 @@ def _lines() -> list[str]:
 
 
 _NOISE = ["ſ", "ı", "İ", "\u212a", " ", "\n", "：", ":", "，", "1", "19", "20", "2026", "年", "-", "/", ".", "**", "`"]
+
+
+# --- item_date: a year pre-check, then the guarded pattern ------------------------------------------
+
+
+def _plain_date(text: str) -> str | None:
+    m = notes._DATE_LINE.search(text)
+    if not m:
+        return None
+    year, month, day = m.group(1), int(m.group(2)), m.group(3)
+    return f"{year}-{month:02d}" + (f"-{int(day):02d}" if day else "")
+
+
+_DATE_WORDS = ["发布日期", "发布", "日期", "原文日期", "刊期", "published", "PUBLISHED", "Date", "issue date", "DATE"]
+
+
+def test_item_date_reads_real_lines_as_before() -> None:
+    lines = _lines()
+    assert len(lines) > 500
+    for line in lines:
+        assert notes.item_date(line) == _plain_date(line), line
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_DATE_WORDS + _NOISE + ["2024", "1999", "01", "3", "月"]) | st.text(max_size=3)))
+def test_item_date_reads_generated_text_as_before(parts: list[str]) -> None:
+    text = "".join(parts)
+    assert notes.item_date(text) == _plain_date(text)
+
+
+# --- _clean_title: anchored matches instead of ``sub`` ------------------------------------------------
+
+
+def _plain_clean_title(raw: str) -> str:
+    raw = notes._STATUS_SIGN.sub("", raw.strip())
+    title = notes._ORDINAL_LEAD.sub("", raw.strip())
+    title = notes._LENTICULAR_TITLE.sub(r"\1", title)
+    if "](" in title:
+        title = notes.MD_LINK.sub(r"\1", title)
+    if "://" in title:
+        title = notes.URL_RE.sub("", title)
+    return title.replace("**", "").replace("`", "").strip(" -—:：|")
+
+
+_TITLE_PARTS = [
+    "🟢 ",
+    "✔ ",
+    "1. ",
+    "3) ",
+    "①",
+    "条目 2：",
+    "Item 4: ",
+    "【标题】",
+    "【",
+    "】",
+    "[t](https://a.b/c)",
+    "](",
+]
+
+
+def test_clean_title_reads_real_lines_as_before() -> None:
+    for line in _lines():
+        assert notes._clean_title(line) == _plain_clean_title(line), line
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_TITLE_PARTS + _NOISE) | st.text(max_size=3), max_size=10))
+def test_clean_title_reads_generated_text_as_before(parts: list[str]) -> None:
+    raw = "".join(parts)
+    assert notes._clean_title(raw) == _plain_clean_title(raw)
 
 
 # --- read_item: one remark match per line, a legend-free item not searched for legend lines -------------
@@ -127,3 +198,10 @@ def test_read_item_reads_real_items_as_before() -> None:
 def test_a_stripped_remark_reads_as_the_remark() -> None:
     for line in _lines():
         assert evidence._read_stripped(line, strip_urls(line), None) == evidence.read_remark(line)
+
+
+def test_date_year_precheck_is_part_of_every_date_match() -> None:
+    """The pre-check's shape is written out in ``_DATE_LINE``: a match of that holds a match of this."""
+    assert r"((?:19|20)\d{2})[-/.年]" in notes._DATE_LINE.pattern
+    assert notes._DATE_YEAR.pattern == r"(?:19|20)\d{2}[-/.年]"
+    assert re.compile(notes._DATE_YEAR.pattern, re.I).pattern == notes._DATE_YEAR.pattern

@@ -14,6 +14,7 @@ from .lexicon import lexicon
 from .loading import Material
 from .models import EvidenceLevel
 from .naming import github_repo
+from .regexgate import guarded
 
 URL_RE = re.compile(r"https?://[^\s<>()\[\]（）【】\"'`，。；、|]+")
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
@@ -163,9 +164,18 @@ _DATE_LINE = re.compile(
 )
 
 
+#: the year and separator that every ``_DATE_LINE`` match holds (digits and these signs ignore case):
+#: a text without them holds no date, and most items have none, so the costly search is skipped
+_DATE_YEAR = re.compile(r"(?:19|20)\d{2}[-/.年]")
+#: ``_DATE_LINE`` behind a lookahead for its first characters (the same matches and groups)
+_DATE_LINE_GUARDED = guarded(_DATE_LINE)
+
+
 def item_date(text: str) -> str | None:
     """The item's own date when the note states one (``发布日期：2024-01-15``)."""
-    m = _DATE_LINE.search(text)
+    if not _DATE_YEAR.search(text):
+        return None
+    m = _DATE_LINE_GUARDED.search(text)
     if not m:
         return None
     year, month, day = m.group(1), int(m.group(2)), m.group(3)
@@ -203,13 +213,24 @@ _LENTICULAR_TITLE = re.compile(r"^【([^】]{2,200})】.*$")
 MD_LINK = re.compile(r"\[([^\]]+)\]\(([^)]+)\)")
 
 
+def _first_group(m: re.Match[str]) -> str:
+    """``\\1`` as a function: ``re.sub`` calls it without expanding a template per match."""
+    return m.group(1)
+
+
 def _clean_title(raw: str) -> str:
+    # the leading shapes are anchored at the start and never empty, so one ``match`` is what ``sub`` did
     # a leading status sign (``🟢 Title``, ``✔ Title``) is the check, read through the legend; not the title
-    raw = _STATUS_SIGN.sub("", raw.strip())
-    title = _ORDINAL_LEAD.sub("", raw.strip())
-    title = _LENTICULAR_TITLE.sub(r"\1", title)
+    raw = raw.strip()
+    if m := _STATUS_SIGN.match(raw):
+        raw = raw[m.end() :]
+    title = raw.strip()
+    if m := _ORDINAL_LEAD.match(title):
+        title = title[m.end() :]
+    if title.startswith("【") and (m := _LENTICULAR_TITLE.match(title)):
+        title = m.group(1) + title[m.end() :]
     if "](" in title:
-        title = MD_LINK.sub(r"\1", title)
+        title = MD_LINK.sub(_first_group, title)
     if "://" in title:
         title = URL_RE.sub("", title)
     return title.replace("**", "").replace("`", "").strip(" -—:：|")
