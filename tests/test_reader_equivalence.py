@@ -205,3 +205,92 @@ def test_date_year_precheck_is_part_of_every_date_match() -> None:
     assert r"((?:19|20)\d{2})[-/.年]" in notes._DATE_LINE.pattern
     assert notes._DATE_YEAR.pattern == r"(?:19|20)\d{2}[-/.年]"
     assert re.compile(notes._DATE_YEAR.pattern, re.I).pattern == notes._DATE_YEAR.pattern
+
+
+# --- the note's structures: shared starts, candidates only, pre-checks -----------------------------------
+
+_LINE_SHAPES = [
+    "",
+    "   ",
+    "# 博客发现",
+    "## 1. DeepSeek 开源推理栈",
+    "## 2) Title ##",
+    "### 待核查线索",
+    "####### not a heading",
+    "1. 第一条 https://a.example/1",
+    "2、第二条",
+    "**3. 加粗标题**",
+    "(4) four",
+    "① 圈号",
+    "a. letter item https://b.example/x",
+    "- URL：https://swyx.example/p/1",
+    "- 核查：已读原文",
+    "- [园艺周刊 1：番茄](https://garden.example/1) —— 推荐，读者来信 1 封。",
+    "* bullet without url",
+    "+ bullet https://c.example/y",
+    "| # | 标题 | URL | 核查 | 要点 |",
+    "|---|---|---|---|---|",
+    "| :-- | --: |",
+    "| 3 | SSD 推理 | https://zhuanlan.example/p/3 | 仅搜索摘要 | 摘要<br>第二行 |",
+    "| 4 | a \\| b | https://d.example/4 | 已读 | x |",
+    "| 5 | 标题 | 6 |",
+    "[Link Title](https://e.example/z) 段落",
+    "**Bold Title**",
+    "【方括号标题】 正文",
+    "▶ A titled line",
+    ">> 另一个标题",
+    "https://f.example/bare",
+    "  <https://g.example/angle>  ",
+    "链接：https://h.example/q",
+    "已读 —— 标题 —— https://i.example/s —— 备注",
+    "x -- y -- https://j.example/t",
+    "a — b — c",
+    "标题 – https://k.example/u",
+]
+
+
+def _spans(spans: list) -> list[tuple]:
+    return [(s.title, s.start, s.end, s.recogniser, s.check, s.cells) for s in spans]
+
+
+def _same_structures(lines: list[str]) -> None:
+    import _spans_oracle as old
+
+    assert _spans(notes._spans_of(lines)) == _spans(old._spans_of(lines))
+    new_tables, new_rows = notes._table_spans(lines)
+    old_tables, old_rows = old._table_spans(lines)
+    assert (_spans(new_tables), new_rows) == (_spans(old_tables), old_rows)
+    urls_new, urls_old = notes._UrlLines(lines), old._UrlLines(lines)
+    assert urls_new.before == urls_old.before
+    assert _spans(notes._titled_url_spans(lines, urls_new)) == _spans(old._titled_url_spans(lines, urls_old))
+    assert _spans(notes._segmented_spans(lines)) == _spans(old._segmented_spans(lines))
+    assert _spans(notes._heading_spans(lines)) == _spans(old._heading_spans(lines))
+    for rx, name in ((notes._NUMBERED, "numbered"), (notes._TOP_BULLET, "bullet")):
+        assert _spans(notes._list_spans(lines, rx, name, urls_new)) == _spans(
+            old._list_spans(lines, rx, name, urls_old)
+        )
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(_LINE_SHAPES) | st.text(max_size=6), max_size=40))
+def test_structures_read_generated_notes_as_before(lines: list[str]) -> None:
+    _same_structures(lines)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.sampled_from([*_LINE_SHAPES, " — ", " -- ", "\u3000—\u3000", "\t–\t", "|", "://"]), max_size=5).map(
+            "".join
+        ),
+        max_size=30,
+    )
+)
+def test_structures_read_generated_lines_as_before(lines: list[str]) -> None:
+    _same_structures(lines)
+
+
+def test_structures_read_real_notes_as_before() -> None:
+    for folder in ("evals", "tests/data"):
+        for path in sorted((ROOT / folder).rglob("*.md")):
+            _same_structures(path.read_text(encoding="utf-8").split("\n"))

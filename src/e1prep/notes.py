@@ -256,6 +256,8 @@ def _cells(row: str) -> list[str]:
     inner = row.strip()
     inner = inner[1:] if inner.startswith("|") else inner
     inner = inner[:-1] if inner.endswith("|") and not inner.endswith("\\|") else inner
+    if "\\|" not in inner and "<br" not in inner:  # every pipe splits, no break to read: the plain split
+        return [c.strip() for c in inner.split("|")]
     return [_BR.sub(" ", c).replace("\\|", "|").strip() for c in _CELL_PIPE.split(inner)]
 
 
@@ -265,6 +267,7 @@ def _table_spans(lines: list[str]) -> tuple[list[_Span], list[list[str]]]:
     rows: list[list[str]] = []
     header: list[str] | None = None
     meanings: list[str | None] = []  # what each header cell names, read once per table
+    known: dict[tuple[str, ...], list[str | None]] = {}  # a repeated header (a pasted dump) is read once
     for i, line in enumerate(lines):
         m = _TABLE_ROW.match(line)
         if not m:
@@ -275,7 +278,9 @@ def _table_spans(lines: list[str]) -> tuple[list[_Span], list[list[str]]]:
         cells = _cells(line)
         if header is None and i + 1 < len(lines) and _TABLE_SEP.match(lines[i + 1]):
             header = cells
-            meanings = [lexicon().column_meaning(h) for h in header]
+            meanings = known.get(tuple(header)) or known.setdefault(
+                tuple(header), [lexicon().column_meaning(h) for h in header]
+            )
             continue
         title_col = meanings.index("title") if "title" in meanings else _title_column(header or [], cells)
         check_col = meanings.index("check") if "check" in meanings else None
@@ -284,7 +289,10 @@ def _table_spans(lines: list[str]) -> tuple[list[_Span], list[list[str]]]:
         other = tuple(
             c
             for n, c in enumerate(cells)
-            if n not in (title_col, check_col) and c and not URL_RE.fullmatch(c) and not _NUMBER_CELL.fullmatch(c)
+            if n not in (title_col, check_col)
+            and c
+            and not ("://" in c and URL_RE.fullmatch(c))
+            and not _NUMBER_CELL.fullmatch(c)
         )
         spans.append(_Span(title, i, i + 1, "table", check, other))
         rows.append(cells)
@@ -299,7 +307,11 @@ def _title_column(header: list[str], cells: list[str]) -> int:
 
 
 def _heading_spans(lines: list[str]) -> list[_Span]:
-    heads = [(i, len(m.group(1)), m.group(2)) for i, line in enumerate(lines) if (m := _HEADING.match(line))]
+    heads = [
+        (i, len(m.group(1)), m.group(2))
+        for i, line in enumerate(lines)
+        if line[:1] == "#" and (m := _HEADING.match(line))  # a heading opens with its mark
+    ]
     numbered = [h for h in heads if re.match(r"^(?:\d{1,3}[.)、]|[①-⑳]|条目|增量|Item\s*\d)", h[2])]
     chosen = numbered if len(numbered) >= 1 else [h for h in heads if h[1] >= 2]
     if not chosen:
@@ -337,9 +349,12 @@ class _UrlLines:
     """Which lines hold a URL, and whether a run of lines does, in O(1) (a URL never spans a line break)."""
 
     def __init__(self, lines: list[str]) -> None:
-        self.before = [0]
+        self.before = before = [0]
+        total = 0
         for line in lines:
-            self.before.append(self.before[-1] + (1 if "://" in line and URL_RE.search(line) else 0))
+            if "://" in line and URL_RE.search(line):
+                total += 1
+            before.append(total)
         self.offset, self.size = 0, len(lines)
 
     def window(self, first: int, end: int) -> _UrlLines:
@@ -354,17 +369,39 @@ class _UrlLines:
         end = min(end, self.size)
         return start < end and self.before[self.offset + end] - self.before[self.offset + start] > 0
 
+    def count(self, spans: list[_Span]) -> int:
+        """How many of ``spans`` hold a URL (``any`` of each, in one loop: a dump has thousands)."""
+        before, offset, size = self.before, self.offset, self.size
+        n = 0
+        for s in spans:
+            end = min(s.end, size)
+            if s.start < end and before[offset + end] - before[offset + s.start] > 0:
+                n += 1
+        return n
 
-def _list_spans(lines: list[str], rx: re.Pattern[str], name: str, with_url: _UrlLines | None = None) -> list[_Span]:
-    """One item per line ``rx`` matches; given ``with_url`` (the lines' URL counts), only items holding a URL."""
-    starts = [
-        (i, m.group(m.lastindex or 1))
-        for i, line in enumerate(lines)
-        if (m := rx.match(line)) and not _is_field_line(line)
-    ]
+
+def _list_starts(lines: list[str], rx: re.Pattern[str]) -> list[int]:
+    """The lines that open an item of ``rx``'s list: each line it matches that is not a field line."""
+    return [i for i, line in enumerate(lines) if rx.match(line) and not _is_field_line(line)]
+
+
+def _list_spans(
+    lines: list[str],
+    rx: re.Pattern[str],
+    name: str,
+    with_url: _UrlLines | None = None,
+    starts: list[int] | None = None,
+) -> list[_Span]:
+    """One item per line ``rx`` matches; given ``with_url`` (the lines' URL counts), only items holding a URL.
+
+    ``starts``: :func:`_list_starts` of ``lines``, when the caller has them (each line's answer is its own,
+    so the starts of a run of lines are those of the whole that fall in it).
+    """
+    if starts is None:
+        starts = _list_starts(lines, rx)
     spans = []
-    for n, (i, title) in enumerate(starts):
-        end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
+    for n, i in enumerate(starts):
+        end = starts[n + 1] if n + 1 < len(starts) else len(lines)
         # an item ends at the next top-level line that is neither indented nor blank
         for j in range(i + 1, end):
             if lines[j][:1] == "#" and not rx.match(lines[j]) and _HEADING.match(lines[j]):
@@ -372,7 +409,8 @@ def _list_spans(lines: list[str], rx: re.Pattern[str], name: str, with_url: _Url
                 break
         if with_url is not None and not with_url.any(i, end):
             continue
-        spans.append(_Span(title, i, end, name))
+        if m := rx.match(lines[i]):  # a start matches: its title is read only for an item that is kept
+            spans.append(_Span(m.group(m.lastindex or 1), i, end, name))
     return spans
 
 
@@ -381,19 +419,31 @@ _BARE_URL_LINE = re.compile(
 )  # ``: https://…`` is a definition list's value line
 
 
+#: the marks a title line may open with (``>>``, ``▶``, ``■``…): not part of the title
+_TITLE_MARKS = re.compile(r"^[\s>»▶►■□◆◇•·→※#*+-]+")
+
+
 def _titled_url_spans(lines: list[str], urls: _UrlLines) -> list[_Span]:
     """Items written as a title line (any leading mark: ``>>``, ``▶``, ``■``…) with a bare URL line under it
     (``urls``: which lines hold a URL, counted once for every structure)."""
     starts: list[tuple[int, str]] = []
     bare = [("://" in line and _BARE_URL_LINE.match(line) is not None) for line in lines]
-    for i, line in enumerate(lines):
-        if not line.strip() or bare[i] or urls.any(i, i + 1):
+    # a title's next non-blank line, one of the two after it, is a bare URL line (never blank itself):
+    # so only the line above a bare URL line, or the one above a blank line above it, can be a title
+    above: set[int] = set()
+    for j, is_bare in enumerate(bare):
+        if is_bare and j >= 1:
+            above.add(j - 1)
+            if j >= 2 and not lines[j - 1].strip():
+                above.add(j - 2)
+    for i in sorted(above):
+        line = lines[i]
+        if not line.strip() or bare[i] or urls.any(i, i + 1) or len(line.strip()) > 160:
             continue
-        nxt = next((j for j in range(i + 1, min(i + 3, len(lines))) if lines[j].strip()), None)
-        if nxt is not None and bare[nxt] and len(line.strip()) <= 160:
-            title = re.sub(r"^[\s>»▶►■□◆◇•·→※#*+-]+", "", line).strip()
-            if title:
-                starts.append((i, title))
+        lead = _TITLE_MARKS.match(line)
+        title = (line[lead.end() :] if lead else line).strip()
+        if title:
+            starts.append((i, title))
     spans = []
     for n, (i, title) in enumerate(starts):
         end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
@@ -408,6 +458,9 @@ _BOLD_TITLE = re.compile(r"^\*\*([^*\n]{2,200})\*\*$")
 _LENTICULAR = re.compile(r"^【([^】\n]{2,200})】")
 #: a line cut into fields by long dashes (``状态 —— 标题 —— 链接 —— 备注``)
 _SEGMENTS = re.compile(r"\s+(?:——|—|–|--)\s+")
+#: where a separator's dash begins (a dash right after a space): each separator holds one, so a line
+#: with fewer than two is not split into three fields (found by a dash first, which ``re`` scans for fast)
+_DASH_AFTER_SPACE = re.compile(r"[—–-](?<=\s[—–-])")
 
 
 def _segmented_spans(lines: list[str]) -> list[_Span]:
@@ -417,9 +470,14 @@ def _segmented_spans(lines: list[str]) -> list[_Span]:
     for i, line in enumerate(lines):
         if "://" not in line or not ("—" in line or "–" in line or "--" in line):
             continue  # no URL field or no dash separator: not this layout
-        parts = _SEGMENTS.split(line.strip())
+        stripped = line.strip()
+        if len(_DASH_AFTER_SPACE.findall(stripped)) < 2:
+            continue  # two separators need two dashes each right after a space: there are not two
+        parts = _SEGMENTS.split(stripped)
+        if len(parts) < 3:
+            continue  # fewer than three fields: not this layout, whichever field holds the URL
         url_at = next((k for k, p in enumerate(parts) if URL_RE.fullmatch(p.strip())), None)
-        if len(parts) >= 3 and url_at is not None and url_at > 0:
+        if url_at is not None and url_at > 0:
             spans.append(_Span(parts[url_at - 1], i, i + 1, "segmented"))
     return spans
 
@@ -449,11 +507,12 @@ def _spans_of(lines: list[str]) -> list[_Span]:
     """The best single structure of a block of lines: the one whose items carry the most URLs."""
     urls = _UrlLines(lines)
     tables = _table_spans(lines)[0]
+    numbered = _list_starts(lines, _NUMBERED)  # shared by the numbered list and the headings' inner lists
     # each structure is made when it is scored, and dropped unless it is the best so far (a dump of
     # ten thousand lines gives ten thousand spans under several structures)
     candidates: list[Callable[[], list[_Span]]] = [
-        lambda: _refine(lines, _heading_spans(lines), urls, tables),
-        lambda: _list_spans(lines, _NUMBERED, "numbered"),
+        lambda: _refine(lines, _heading_spans(lines), urls, tables, numbered),
+        lambda: _list_spans(lines, _NUMBERED, "numbered", starts=numbered),
         lambda: tables,
         lambda: _list_spans(lines, _TOP_BULLET, "bullet", with_url=urls),
         lambda: _link_paragraph_spans(lines),
@@ -466,18 +525,30 @@ def _spans_of(lines: list[str]) -> list[_Span]:
         spans = make()
         if not spans:
             continue
-        with_url = sum(1 for s in spans if urls.any(s.start, s.end))
-        score = with_url * 10 + min(len(spans), 9)
+        score = urls.count(spans) * 10 + min(len(spans), 9)
         if score > best_score:
             best, best_score = spans, score
     return best
 
 
-def _refine(lines: list[str], spans: list[_Span], urls: _UrlLines, tables: list[_Span]) -> list[_Span]:
+def _several_with_url(candidate: list[_Span], inner: list[str], first: int, urls: _UrlLines) -> list[_Span] | None:
+    """The items of ``candidate`` (counted from ``first``) that hold a URL, if they split the heading:
+    several items with URLs; or, under a topic heading with no URL of its own, bold-numbered items."""
+    with_url = [s for s in candidate if urls.any(first + s.start, first + s.end)]
+    bold = [s for s in with_url if inner[s.start].lstrip().startswith("**")]
+    if len(with_url) >= 2 or (bold and not urls.any(first - 1, first)):
+        return with_url
+    return None
+
+
+def _refine(
+    lines: list[str], spans: list[_Span], urls: _UrlLines, tables: list[_Span], numbered: list[int]
+) -> list[_Span]:
     """A heading that holds a table or list of several items with URLs is split into those items.
 
     ``tables`` are the table rows of all ``lines``: those under a heading are the rows its lines alone
     give (a heading line is never a table row or rule, so no table runs into or out of a section).
+    ``numbered``: the numbered-list starts of all ``lines`` (:func:`_list_starts`).
     """
     out: list[_Span] = []
     starts = [t.start for t in tables]
@@ -486,15 +557,12 @@ def _refine(lines: list[str], spans: list[_Span], urls: _UrlLines, tables: list[
         inner = lines[first : span.end]
         rows = tables[bisect.bisect_left(starts, first) : bisect.bisect_left(starts, span.end)]
         own_rows = [_Span(t.title, t.start - first, t.end - first, t.recogniser, t.check, t.cells) for t in rows]
-        listed = _list_spans(inner, _NUMBERED, "numbered", with_url=urls.window(first, span.end))
-        sub: list[_Span] = []
-        for candidate in (own_rows, listed):
-            with_url = [s for s in candidate if urls.any(first + s.start, first + s.end)]
-            # several items with URLs; or, under a topic heading with no URL of its own, bold-numbered items
-            bold = [s for s in with_url if inner[s.start].lstrip().startswith("**")]
-            if len(with_url) >= 2 or (bold and not urls.any(span.start, first)):
-                sub = with_url
-                break
+        sub = _several_with_url(own_rows, inner, first, urls)
+        if sub is None:  # the rows do not decide: the heading's numbered list (read only then)
+            at = numbered[bisect.bisect_left(numbered, first) : bisect.bisect_left(numbered, span.end)]
+            window = urls.window(first, span.end)
+            listed = _list_spans(inner, _NUMBERED, "numbered", with_url=window, starts=[i - first for i in at])
+            sub = _several_with_url(listed, inner, first, urls) or []
         own_url = urls.any(span.start, first + (sub[0].start if sub else 0))
         if sub and not own_url:
             out.extend(_Span(s.title, s.start + first, s.end + first, s.recogniser, s.check, s.cells) for s in sub)
