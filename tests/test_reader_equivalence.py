@@ -254,7 +254,7 @@ def _spans(spans: list) -> list[tuple]:
 
 
 def _same_structures(lines: list[str]) -> None:
-    import _spans_oracle as old
+    import _reader_oracle as old
 
     assert _spans(notes._spans_of(lines)) == _spans(old._spans_of(lines))
     new_tables, new_rows = notes._table_spans(lines)
@@ -294,3 +294,77 @@ def test_structures_read_real_notes_as_before() -> None:
     for folder in ("evals", "tests/data"):
         for path in sorted((ROOT / folder).rglob("*.md")):
             _same_structures(path.read_text(encoding="utf-8").split("\n"))
+
+
+# --- the note's context: a legend label before the first colon, repeated lines read once, guarded ranges ----
+
+_CONTEXT_SHAPES = [
+    "图例：✔ 全文读过 / ◯ 只有摘要 / ✘ 打不开",
+    "**标记说明**（本文）：● 已读原文 · ◐ 读了一半",
+    "Legend: A = full text read, B = abstract only",
+    "ſymbols: ✔ read",
+    "\u212aey: ✔ read",
+    "KEY（x：y）: ✔ read in full",
+    "- 符号：",
+    "- ✔ 全文读过",
+    "- ◯ 只有摘要",
+    "✔ 全文读过 ◯ 只有摘要",
+    "[x] 读了原文 [ ] 只看摘要",
+    "第 1、2 条读了原文；第 3–7 条只拿到搜索摘要",
+    "前两条读了原文，其余只看了摘要",
+    "The first 2 items were read in full; the rest only abstracts.",
+    "items 3-5: snippet only",
+    "最后 1 条打不开",
+    "本轮扫了 AINews",
+    "等级",
+    "| ✔ | 全文 |",
+    "@handle 说",
+    "",
+    "---",
+]
+
+
+def _statements(found: dict) -> list:
+    return [(k, v.level, v.words, v.understood, v.positive, v.blocked, v.text, v.full) for k, v in found.items()]
+
+
+def _same_context(lines: list[str], numbers: list[int]) -> None:
+    import _reader_oracle as old
+
+    for line in lines:
+        new, plain = evidence.legend_line(line), old.legend_line(line)
+        assert (new and (new.span(), new.groupdict())) == (plain and (plain.span(), plain.groupdict())), line
+    everywhere = set(range(len(lines)))
+    for unlabelled in (None, everywhere, set(range(0, len(lines), 2))):
+        assert _statements(evidence.parse_legend(lines, unlabelled)) == _statements(old.parse_legend(lines, unlabelled))
+    new_ranges, old_ranges = evidence.range_statements(lines, numbers), old.range_statements(lines, numbers)
+    assert {n: _statements(dict(enumerate(s))) for n, s in new_ranges.items()} == {
+        n: _statements(dict(enumerate(s))) for n, s in old_ranges.items()
+    }
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.lists(
+            st.sampled_from([*_CONTEXT_SHAPES, *_NOISE, "（", "）", "(", ")", "|"]) | st.text(max_size=3), max_size=4
+        ).map("".join),
+        max_size=25,
+    ),
+    st.lists(st.integers(1, 12), max_size=8),
+)
+def test_note_context_reads_generated_notes_as_before(lines: list[str], numbers: list[int]) -> None:
+    _same_context(lines, numbers)
+
+
+def test_note_context_reads_real_notes_as_before() -> None:
+    for folder in ("evals", "tests/data"):
+        for path in sorted((ROOT / folder).rglob("*.md")):
+            _same_context(path.read_text(encoding="utf-8").split("\n"), list(range(1, 12)))
+
+
+def test_a_repeated_legend_line_after_another_still_decides() -> None:
+    """A line read before is read again in its place: the later of two legends of a symbol wins."""
+    lines = ["✔ 全文读过 ◯ 只有摘要", "✔ 只看了摘要 ◯ 打不开", "✔ 全文读过 ◯ 只有摘要"] * 3
+    legend = evidence.parse_legend(lines, set(range(len(lines))))
+    assert legend["✔"].words == evidence.parse_legend(lines[:1], {0})["✔"].words

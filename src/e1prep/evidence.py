@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from .lexicon import lexicon
 from .markers import LOWERING_KINDS, RANK, Hit, find, in_quotes, negated, strictest, strip_urls
 from .models import EvidenceLevel
+from .regexgate import guarded
 
 
 def _alternation(words: tuple[str, ...]) -> str:
@@ -49,9 +50,28 @@ LEGEND_LINE = re.compile(
 )
 
 
+#: a legend label alone, as ``LEGEND_LINE`` compares it (guarded: ``re`` tries a case-folded alternation
+#: at every position, its first characters first is cheaper)
+_LEGEND_LABEL = guarded(re.compile(_alternation(lexicon().legend_labels), re.I))
+#: whether no label holds a colon (then a label ends before the line's first colon)
+_LABELS_WITHOUT_COLON = not any(c in w for w in lexicon().legend_labels for c in ":：")
+
+
 def legend_line(line: str) -> re.Match[str] | None:
-    """``LEGEND_LINE.match``; a line without a colon is never one (the common case, answered at once)."""
-    return LEGEND_LINE.match(line) if ":" in line or "：" in line else None
+    """``LEGEND_LINE.match``; a line without a colon is never one (the common case, answered at once).
+
+    Nothing the shape allows before its label is a colon, nor is any label: so the label stands wholly
+    before the line's first colon, and a line without one there is not a legend line (a short search).
+    """
+    colon = line.find(":")
+    wide = line.find("：", 0, colon if colon >= 0 else len(line))
+    if wide >= 0:
+        colon = wide
+    if colon < 0:
+        return None
+    if _LABELS_WITHOUT_COLON and not _LEGEND_LABEL.search(line, 0, colon):
+        return None
+    return LEGEND_LINE.match(line)
 
 
 def remark_line(line: str) -> re.Match[str] | None:
@@ -207,6 +227,9 @@ def _symbols(body: str, legend: dict[str, Statement]) -> list[Statement]:
 # --- the note: legend and range statements ----------------------------------------------------------
 
 
+_WORDLIKE = re.compile(r"[\w\u3400-\u9fff]")
+
+
 def _legend_entries(rest: str) -> list[tuple[str, str]]:
     """(symbol, description) pairs of a legend, split where a symbol stands after a separator.
 
@@ -215,7 +238,7 @@ def _legend_entries(rest: str) -> list[tuple[str, str]]:
     """
     starts: list[tuple[int, int]] = []
     for m in _SYMBOL_RUN.finditer(rest):
-        if not re.match(r"[\w\u3400-\u9fff]", rest[m.end() : m.end() + 1]):  # ``@handle`` is a name, not a sign
+        if not _WORDLIKE.match(rest, m.end()):  # ``@handle`` is a name, not a sign
             starts.append((m.start(), m.end()))
     for m in _CODE.finditer(rest):
         starts.append((m.start(1), m.end(1)))
@@ -237,6 +260,24 @@ def _legend_entries(rest: str) -> list[tuple[str, str]]:
     return out
 
 
+#: the bullet or quote mark before an unlabelled legend's entries
+_LEGEND_LEAD = re.compile(r"^\s*(?:[-*>]\s*)?")
+#: how many distinct unlabelled lines ``parse_legend`` remembers at once
+_KNOWN_LINES = 512
+
+
+def _entry_statements(entries: list[tuple[str, str]]) -> dict[str, Statement]:
+    """Symbol → the statement its description makes (a description stating no level is not understood)."""
+    found: dict[str, Statement] = {}
+    for sym, desc in entries:
+        st = read_remark(desc)
+        st.text = desc
+        if not st.words:
+            st.understood = False
+        found[sym] = st
+    return found
+
+
 def parse_legend(
     lines: list[str], unlabelled: set[int] | None = None, labelled: dict[int, re.Match[str]] | None = None
 ) -> dict[str, Statement]:
@@ -248,29 +289,30 @@ def parse_legend(
     when the caller has them already.
     """
     legend: dict[str, Statement] = {}
+    # a pasted dump repeats its lines: an unlabelled line's entries are read once (bounded, keyed by the
+    # line itself, which ``lines`` holds anyway)
+    known: dict[str, dict[str, Statement]] = {}
     for i, line in enumerate(lines):
         m = labelled.get(i) if labelled is not None else legend_line(line)
         if m:
             rest = m.group("rest").strip()
+            entries = _legend_entries(rest) if rest else []
+            if not rest:  # a legend heading followed by one symbol per bullet line
+                for follow in lines[i + 1 : i + 12]:
+                    if not follow.strip():
+                        break
+                    entries += _legend_entries(re.sub(r"^\s*[-*+]\s*", "", follow))
+            legend.update(_entry_statements(entries))
         elif unlabelled is not None and i in unlabelled and not line.lstrip().startswith("|"):
-            rest = re.sub(r"^\s*(?:[-*>]\s*)?", "", line).strip()
-        else:
-            continue
-        entries = _legend_entries(rest) if rest else []
-        if m and not rest:  # a legend heading followed by one symbol per bullet line
-            for follow in lines[i + 1 : i + 12]:
-                if not follow.strip():
-                    break
-                entries += _legend_entries(re.sub(r"^\s*[-*+]\s*", "", follow))
-        found: dict[str, Statement] = {}
-        for sym, desc in entries:
-            st = read_remark(desc)
-            st.text = desc
-            if not st.words:
-                st.understood = False
-            found[sym] = st
-        if m or (len(found) >= 2 and sum(1 for st in found.values() if st.words) >= 2):
-            legend.update(found)
+            found = known.get(line)
+            if found is None:
+                lead = _LEGEND_LEAD.match(line)  # always matches, maybe empty: what ``sub`` took away
+                rest = line[lead.end() if lead else 0 :].strip()
+                if len(known) >= _KNOWN_LINES:
+                    known.clear()
+                found = known[line] = _entry_statements(_legend_entries(rest) if rest else [])
+            if len(found) >= 2 and sum(1 for st in found.values() if st.words) >= 2:
+                legend.update(found)
     return legend
 
 
@@ -293,14 +335,17 @@ def legend_symbols(body: str, legend: dict[str, Statement]) -> list[str]:
 _CN_NUM = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _N = r"(?:\d{1,3}|[一二两三四五六七八九十])"
 _LIST = rf"{_N}(?:\s*(?:[、,，和及与]|[-–—~～到至])\s*{_N})*"
-_SELECTOR = re.compile(
-    rf"(?P<first>前|头)\s*(?P<fn>{_N})\s*条|(?P<last>后|最后)\s*(?P<ln>{_N})\s*条|第\s*(?P<list>{_LIST})\s*条|"
-    rf"(?P<rest>其余|其他|其它|剩下|剩余)(?:的)?(?:\s*{_N}\s*条)?|"
-    r"(?:the\s+)?first\s+(?P<efn>\d{1,3}|two|three|four|five|six)\b(?:\s+(?:items?|entries|links|posts|ones))?|"
-    r"(?:the\s+)?last\s+(?P<eln>\d{1,3}|two|three|four|five|six)\b(?:\s+(?:items?|entries|links|posts|ones))?|"
-    r"items?\s+(?P<elist>\d{1,3}(?:\s*(?:,|and|&|-|–|to)\s*\d{1,3})*)|"
-    r"(?P<erest>the\s+rest|the\s+others|the\s+remaining(?:\s+(?:items|ones))?)",
-    re.I,
+#: guarded: its alternatives open with look-alike words that ``re`` would otherwise try at every position
+_SELECTOR = guarded(
+    re.compile(
+        rf"(?P<first>前|头)\s*(?P<fn>{_N})\s*条|(?P<last>后|最后)\s*(?P<ln>{_N})\s*条|第\s*(?P<list>{_LIST})\s*条|"
+        rf"(?P<rest>其余|其他|其它|剩下|剩余)(?:的)?(?:\s*{_N}\s*条)?|"
+        r"(?:the\s+)?first\s+(?P<efn>\d{1,3}|two|three|four|five|six)\b(?:\s+(?:items?|entries|links|posts|ones))?|"
+        r"(?:the\s+)?last\s+(?P<eln>\d{1,3}|two|three|four|five|six)\b(?:\s+(?:items?|entries|links|posts|ones))?|"
+        r"items?\s+(?P<elist>\d{1,3}(?:\s*(?:,|and|&|-|–|to)\s*\d{1,3})*)|"
+        r"(?P<erest>the\s+rest|the\s+others|the\s+remaining(?:\s+(?:items|ones))?)",
+        re.I,
+    )
 )
 _EN_NUM = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 
@@ -332,8 +377,10 @@ def range_statements(lines: list[str], numbers: list[int]) -> dict[int, list[Sta
     all_numbers = sorted(set(numbers))
     seen: set[str] = set()  # a statement repeated word for word (a pasted dump) says nothing new
     for line in lines:
+        if line in seen:  # only a line that named items is remembered
+            continue
         matches = list(_SELECTOR.finditer(line))
-        if not matches or line in seen:
+        if not matches:
             continue
         seen.add(line)
         named: set[int] = set()

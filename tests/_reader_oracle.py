@@ -1,5 +1,5 @@
-"""The note structures as ``e1prep.notes`` read them before the split stage was made faster (commit
-86a9ba2): the oracle ``test_reader_equivalence`` compares the faster readers with. Not collected."""
+"""The note structures and note context as ``e1prep.notes`` and ``e1prep.evidence`` read them before the split
+stage was made faster: the oracle ``test_reader_equivalence`` compares the faster readers with. Not collected."""
 
 # ruff: noqa
 from __future__ import annotations
@@ -277,4 +277,137 @@ def _refine(lines: list[str], spans: list[_Span], urls: _UrlLines, tables: list[
             out.extend(_Span(s.title, s.start + first, s.end + first, s.recogniser, s.check, s.cells) for s in sub)
         elif own_url or urls.any(first, span.end) or re.match(r"^(?:\d{1,3}[.)、]|[①-⑳])", span.title):
             out.append(span)
+    return out
+
+
+# --- evidence (note context) as it was ---------------------------------------------------------------
+from e1prep.evidence import (
+    LEGEND_LINE,
+    Statement,
+    _CODE,
+    _LIST,
+    _N,
+    _SEPARATOR,
+    _SYMBOL_RUN,
+    _norm_symbol,
+    _num,
+    _numbers,
+    read_remark,
+)
+
+
+def legend_line(line: str) -> re.Match[str] | None:
+    """``LEGEND_LINE.match``; a line without a colon is never one (the common case, answered at once)."""
+    return LEGEND_LINE.match(line) if ":" in line or "：" in line else None
+
+
+def _legend_entries(rest: str) -> list[tuple[str, str]]:
+    """(symbol, description) pairs of a legend, split where a symbol stands after a separator.
+
+    Entries are found by shape, not by the separator: ``◐ 读了一半 / 正文截断`` is one entry, and
+    ``● full text read · ◐ partly read`` are two.
+    """
+    starts: list[tuple[int, int]] = []
+    for m in _SYMBOL_RUN.finditer(rest):
+        if not re.match(r"[\w\u3400-\u9fff]", rest[m.end() : m.end() + 1]):  # ``@handle`` is a name, not a sign
+            starts.append((m.start(), m.end()))
+    for m in _CODE.finditer(rest):
+        starts.append((m.start(1), m.end(1)))
+    starts.sort()
+    kept: list[tuple[int, int]] = []
+    for a, b in starts:
+        before = rest[:a].rstrip()
+        after_separator = (
+            a == 0 or not before or _SEPARATOR.fullmatch(rest[a - 1]) or before[-1] in "：:/／|·・;；,，、*_"
+        )
+        if after_separator and (not kept or a >= kept[-1][1]):
+            kept.append((a, b))
+    out = []
+    for n, (a, b) in enumerate(kept):
+        end = kept[n + 1][0] if n + 1 < len(kept) else len(rest)
+        desc = rest[b:end].strip().lstrip("=:：＝-–— ").rstrip(" /／|·・;；,，、")
+        if desc:
+            out.append((_norm_symbol(rest[a:b]), desc))
+    return out
+
+
+def parse_legend(
+    lines: list[str], unlabelled: set[int] | None = None, labelled: dict[int, re.Match[str]] | None = None
+) -> dict[str, Statement]:
+    """A note's own legend: symbol → the statement its description makes.
+
+    A legend is a labelled line (``图例：``, ``Legend:``…) or, among the lines ``unlabelled`` allows
+    (those outside every item), any line made of two or more ``symbol description`` entries whose
+    descriptions state evidence levels. ``labelled``: the ``legend_line`` matches of ``lines`` by index,
+    when the caller has them already.
+    """
+    legend: dict[str, Statement] = {}
+    for i, line in enumerate(lines):
+        m = labelled.get(i) if labelled is not None else legend_line(line)
+        if m:
+            rest = m.group("rest").strip()
+        elif unlabelled is not None and i in unlabelled and not line.lstrip().startswith("|"):
+            rest = re.sub(r"^\s*(?:[-*>]\s*)?", "", line).strip()
+        else:
+            continue
+        entries = _legend_entries(rest) if rest else []
+        if m and not rest:  # a legend heading followed by one symbol per bullet line
+            for follow in lines[i + 1 : i + 12]:
+                if not follow.strip():
+                    break
+                entries += _legend_entries(re.sub(r"^\s*[-*+]\s*", "", follow))
+        found: dict[str, Statement] = {}
+        for sym, desc in entries:
+            st = read_remark(desc)
+            st.text = desc
+            if not st.words:
+                st.understood = False
+            found[sym] = st
+        if m or (len(found) >= 2 and sum(1 for st in found.values() if st.words) >= 2):
+            legend.update(found)
+    return legend
+
+
+_SELECTOR = re.compile(
+    rf"(?P<first>前|头)\s*(?P<fn>{_N})\s*条|(?P<last>后|最后)\s*(?P<ln>{_N})\s*条|第\s*(?P<list>{_LIST})\s*条|"
+    rf"(?P<rest>其余|其他|其它|剩下|剩余)(?:的)?(?:\s*{_N}\s*条)?|"
+    r"(?:the\s+)?first\s+(?P<efn>\d{1,3}|two|three|four|five|six)\b(?:\s+(?:items?|entries|links|posts|ones))?|"
+    r"(?:the\s+)?last\s+(?P<eln>\d{1,3}|two|three|four|five|six)\b(?:\s+(?:items?|entries|links|posts|ones))?|"
+    r"items?\s+(?P<elist>\d{1,3}(?:\s*(?:,|and|&|-|–|to)\s*\d{1,3})*)|"
+    r"(?P<erest>the\s+rest|the\s+others|the\s+remaining(?:\s+(?:items|ones))?)",
+    re.I,
+)
+_EN_NUM = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+
+
+def range_statements(lines: list[str], numbers: list[int]) -> dict[int, list[Statement]]:
+    """Statements a note makes about ranges of its items, by the items' numbers."""
+    out: dict[int, list[Statement]] = {}
+    all_numbers = sorted(set(numbers))
+    seen: set[str] = set()  # a statement repeated word for word (a pasted dump) says nothing new
+    for line in lines:
+        matches = list(_SELECTOR.finditer(line))
+        if not matches or line in seen:
+            continue
+        seen.add(line)
+        named: set[int] = set()
+        for k, m in enumerate(matches):
+            end = matches[k + 1].start() if k + 1 < len(matches) else len(line)
+            desc = line[m.end() : end]
+            st = read_remark(desc)
+            if m.group("first") or m.group("efn"):
+                chosen = set(all_numbers[: _num(m.group("fn") or m.group("efn"))])
+            elif m.group("last") or m.group("eln"):
+                n = _num(m.group("ln") or m.group("eln"))
+                chosen = set(all_numbers[-n:]) if n else set()
+            elif m.group("list") or m.group("elist"):
+                chosen = _numbers(m.group("list") or m.group("elist"))
+            else:
+                chosen = set(all_numbers) - named
+            named |= chosen
+            if not st.words:
+                continue
+            st.text = (m.group(0) + desc).strip(" ，,；;。.")
+            for n in chosen:
+                out.setdefault(n, []).append(st)
     return out
