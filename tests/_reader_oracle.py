@@ -411,3 +411,80 @@ def range_statements(lines: list[str], numbers: list[int]) -> dict[int, list[Sta
             for n in chosen:
                 out.setdefault(n, []).append(st)
     return out
+
+
+# --- one remark, read in full whatever it holds ---------------------------------------------------------
+from e1prep.evidence import _CHECK_SYMBOLS, _context, _symbols, _truncation  # noqa: E402
+from e1prep.markers import LOWERING_KINDS, Hit, find, in_quotes, negated, strictest, strip_urls  # noqa: E402
+from e1prep.models import EvidenceLevel  # noqa: E402
+
+
+def read_remark_as_it_was(text: str, legend: dict[str, Statement] | None = None) -> Statement:
+    """Read one remark into a statement (most restrictive reading, never the first marker)."""
+    return _read_stripped(text, strip_urls(text), legend)
+
+
+def _read_stripped(text: str, body: str, legend: dict[str, Statement] | None) -> Statement:
+    """:func:`read_remark` of ``text`` whose URLs are already out (``body``): a caller that needs the
+    stripped text too strips it once."""
+    hits = find(body)
+    symbol_statements = _symbols(body, legend or {})
+    hedges = [h for h in hits if h.marker.kind in ("hedge", "relay")]
+    positives: list[Hit] = []
+    refused: list[str] = []
+    for h in hits:
+        if h.marker.kind not in ("full", "partial"):
+            continue
+        if negated(body, h, hits):
+            refused.append(_context(body, h))
+        elif in_quotes(body, h.start):
+            refused.append(f"「{h.marker.text}」（引述）")
+        else:
+            positives.append(h)
+    if hedges or refused:
+        words = [h.marker.text for h in hedges] + refused
+        # hedged, the page still could not be read: that is said too (``打不开（404），可能被删了``)
+        blocked = None if positives else next((h.marker.text for h in hits if h.marker.access), None)
+        return Statement(EvidenceLevel.unverified, words, True, False, blocked, text)
+    limits = [h for h in hits if h.marker.kind in LOWERING_KINDS and h.marker.kind != "partial"]
+    full_read = any(h.marker.kind == "full" for h in positives) or any(
+        s.positive and s.level is EvidenceLevel.verified for s in symbol_statements
+    )
+    if positives or any(s.positive for s in symbol_statements):
+        # ``原文（摘要 + 正文）``, ``标题与目录已核（预告级摘要）``: beside a stated read, a bare word names
+        # what was read
+        limits = [h for h in limits if not h.marker.weak]
+    pos_levels = [h.marker.level for h in positives] + [s.level for s in symbol_statements if s.positive]
+    words = [h.marker.text for h in positives] + [w for s in symbol_statements for w in s.words]
+    if not pos_levels and not limits and not symbol_statements:
+        understood = not _CHECK_SYMBOLS.search(body) and not body.strip()
+        return Statement(EvidenceLevel.unverified, [], understood, False, None, text)
+    levels: list[EvidenceLevel] = []
+    if pos_levels:
+        levels.append(strictest(*pos_levels))
+    levels += [s.level for s in symbol_statements if not s.positive]
+    # "not read" / "not checked" beside an access problem or a summary explains it; alone it decides
+    explained = any(not h.marker.explains for h in limits)
+    for h in limits:
+        words.append(h.marker.text)
+        # only a summary, a snippet, or the vendor's own numbers: that, whatever else was read
+        exclusive = h.marker.kind in ("summary", "snippet", "vendor")
+        # a full read with another stated limitation is partial; a partial check keeps the limitation's level
+        if full_read and not exclusive:
+            levels.append(EvidenceLevel.partial)
+        elif h.marker.explains and explained:
+            continue
+        else:
+            levels.append(h.marker.level)
+    if any(not s.understood for s in symbol_statements):
+        levels.append(EvidenceLevel.unverified)
+    level = strictest(*levels)
+    blocked = None
+    if not full_read:
+        blocked = (
+            next((h.marker.text for h in hits if h.marker.access), None)
+            or next((h.marker.text for h in hits if _truncation(h)), None)
+            or next((s.blocked for s in symbol_statements if s.blocked), None)
+        )
+    understood = all(s.understood for s in symbol_statements)
+    return Statement(level, words, understood, bool(pos_levels), blocked, text, full=full_read)

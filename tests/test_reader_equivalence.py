@@ -368,3 +368,46 @@ def test_a_repeated_legend_line_after_another_still_decides() -> None:
     lines = ["✔ 全文读过 ◯ 只有摘要", "✔ 只看了摘要 ◯ 打不开", "✔ 全文读过 ◯ 只有摘要"] * 3
     legend = evidence.parse_legend(lines, set(range(len(lines))))
     assert legend["✔"].words == evidence.parse_legend(lines[:1], {0})["✔"].words
+
+
+# --- one remark: nothing found, nothing read; an item's arXiv ids only where a dot stands before a digit ---
+
+
+def _statement(st: evidence.Statement) -> tuple:
+    return (st.level, st.words, st.understood, st.positive, st.blocked, st.text, st.full)
+
+
+_LEGEND = evidence.parse_legend(["图例：✔ 全文读过 / ◯ 只有摘要 / ✘ 打不开"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_ITEM_PARTS + _CONTEXT_SHAPES + _NOISE) | st.text(max_size=3), max_size=10))
+def test_a_remark_reads_as_before(parts: list[str]) -> None:
+    import _reader_oracle as old
+
+    text = "".join(parts)
+    for legend in (None, _LEGEND):
+        assert _statement(evidence.read_remark(text, legend)) == _statement(old.read_remark_as_it_was(text, legend))
+
+
+def test_real_remarks_read_as_before() -> None:
+    import _reader_oracle as old
+
+    for line in _lines():
+        for legend in (None, _LEGEND):
+            assert _statement(evidence.read_remark(line, legend)) == _statement(old.read_remark_as_it_was(line, legend))
+
+
+def test_an_item_without_a_dot_before_a_digit_holds_no_arxiv_id() -> None:
+    from e1prep.knowledge import ARXIV_ID, ARXIV_RE, arxiv_ids
+
+    assert ARXIV_ID.startswith(r"\d{2}(?:0[1-9]|1[0-2])\.\d")  # every id: a dot before a digit
+    assert f"({ARXIV_ID})" in ARXIV_RE.pattern
+    for line in [*_lines(), "arXiv:2401.12345", "2401.1234", "x.5", "https://arxiv.org/abs/2312.00001v2"]:
+        item = notes.make_item("m", 1, "t", line, 1, 1)
+        assert item.arxiv == tuple(arxiv_ids(line))
+
+
+def test_an_unstated_reading_has_no_remark() -> None:
+    assert evidence.UNSTATED.remark == ""
+    assert evidence.Reading(deciding=("a", "b", "a")).remark == "a、b"

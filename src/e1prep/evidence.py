@@ -124,7 +124,7 @@ class Reading:
     @property
     def remark(self) -> str:
         """The deciding words, short (what the brief quotes as the note's own remark)."""
-        return "、".join(dict.fromkeys(self.deciding))
+        return "、".join(dict.fromkeys(self.deciding)) if self.deciding else ""
 
 
 def _norm_symbol(s: str) -> str:
@@ -144,6 +144,14 @@ def _read_stripped(text: str, body: str, legend: dict[str, Statement] | None) ->
     stripped text too strips it once."""
     hits = find(body)
     symbol_statements = _symbols(body, legend or {})
+    if not hits and not symbol_statements:  # nothing stated (most lines): what the full reading ends with
+        understood = not _CHECK_SYMBOLS.search(body) and not body.strip()
+        return Statement(EvidenceLevel.unverified, [], understood, False, None, text)
+    return _read_hits(text, body, hits, symbol_statements)
+
+
+def _read_hits(text: str, body: str, hits: list[Hit], symbol_statements: list[Statement]) -> Statement:
+    """The reading of a remark from its markers and legend symbols."""
     hedges = [h for h in hits if h.marker.kind in ("hedge", "relay")]
     positives: list[Hit] = []
     refused: list[str] = []
@@ -436,7 +444,7 @@ def note_context(lines: list[str], outside: list[int], numbers: list[int]) -> No
 UNSTATED = Reading()
 
 
-@dataclass
+@dataclass(slots=True)
 class _Remarks:
     """The remark lines of one item the reader understood, and those it did not (while reading it)."""
 

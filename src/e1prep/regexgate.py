@@ -124,6 +124,9 @@ class Gates:
     The scan is an Aho–Corasick automaton (``pyahocorasick``) over every required literal: one linear
     pass finds all occurrences, overlapping ones included. Case-insensitive patterns are gated on the
     lower-cased text; a text holding a character that ``re.I`` folds differently opens all of them.
+    A case-sensitive ASCII literal is looked for in the lower-cased text too, in the same pass: where a
+    text holds it, its lower-cased text holds it lower-cased (a text that holds it only in other case
+    opens its pattern for nothing, never the reverse).
     """
 
     def __init__(self, patterns: list[re.Pattern[str]]) -> None:
@@ -131,6 +134,7 @@ class Gates:
         self.folded = frozenset(n for n, p in enumerate(patterns) if p.flags & re.IGNORECASE)
         keys: tuple[dict[str, set[int]], dict[str, set[int]]] = ({}, {})  # as written, lower-cased
         always: set[int] = set()
+        lowered: set[int] = set()  # case-sensitive patterns gated on the lower-cased text
         for n, p in enumerate(patterns):
             folded = n in self.folded
             literals = required_literals(p.pattern, p.flags)
@@ -138,8 +142,13 @@ class Gates:
                 always.add(n)
                 continue
             for lit in literals:
-                keys[folded].setdefault(lit.lower() if folded else lit, set()).add(n)
+                low = folded or lit.isascii()
+                if low and not folded:
+                    lowered.add(n)
+                keys[low].setdefault(lit.lower() if low else lit, set()).add(n)
         self.always = frozenset(always)
+        #: what a text whose lower-cased form cannot be scanned opens: every pattern gated on that form
+        self._unscanned = self.folded | frozenset(lowered)
         self._automata = tuple(_automaton(k) for k in keys)
 
     def open(self, text: str) -> frozenset[int]:
@@ -152,7 +161,7 @@ class Gates:
         if folded is not None:
             low = text.lower()
             if len(low) != len(text) or (not low.isascii() and _FOLD_EXTRAS.search(low)):
-                return frozenset(opened | self.folded)
+                return frozenset(opened | self._unscanned)
             for _end, rows in folded.iter(low):
                 opened |= rows
         return frozenset(opened)
