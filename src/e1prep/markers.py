@@ -206,6 +206,8 @@ def _find(text: str, kinds: frozenset[str]) -> tuple[Hit, ...]:
         for m in p.regex.finditer(low if p.folded else text):
             if m.end() > m.start():
                 found.append(Hit(m.start(), m.end(), p.marker(m.group(0))))
+    if not found:  # most texts: nothing to qualify, weigh or order
+        return ()
     if any(h.marker.qualifies for h in found):
         found = [h for h in found if not h.marker.qualifies or _after_full_read(low, h, found)]
     if any(_is_status_code(h) for h in found) and len(low) == len(text):

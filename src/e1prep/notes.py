@@ -654,7 +654,10 @@ def make_item(
 ) -> NoteItem:
     """One item and what the rules read from it (``legend_free``: see :func:`read_evidence`)."""
     reading = read_evidence(text, ctx, number, check_cell, legend_free=legend_free)
-    urls = list(dict.fromkeys(u.rstrip(".,;:)") for u in URL_RE.findall(text)))
+    found = URL_RE.findall(text) if "://" in text else []  # every URL holds "://"
+    urls = (
+        [u.rstrip(".,;:)") for u in found] if len(found) < 2 else list(dict.fromkeys(u.rstrip(".,;:)") for u in found))
+    )
     return NoteItem(
         material=material,
         index=index,
