@@ -411,3 +411,33 @@ def test_an_item_without_a_dot_before_a_digit_holds_no_arxiv_id() -> None:
 def test_an_unstated_reading_has_no_remark() -> None:
     assert evidence.UNSTATED.remark == ""
     assert evidence.Reading(deciding=("a", "b", "a")).remark == "a、b"
+
+
+# --- regexgate: a source guarded without a first compile, a gate given a source, ASCII literals in one scan --
+
+
+def test_a_source_is_guarded_as_its_compiled_pattern() -> None:
+    import tomllib
+
+    from e1prep.regexgate import guarded
+
+    raw = (ROOT / "src/e1prep/data/markers.toml").read_text(encoding="utf-8")
+    sources = ["|".join(f"(?:{rx})" for rx in row["regex"]) for row in tomllib.loads(raw)["pattern"]]
+    for source in [*sources, r"abc|de", r"(?<![a-z])x\d", r"a*", r"(?i)abc", r"[a-z]+\d", r"\bread\b"]:
+        for flags in (0, re.I):
+            by_source, by_pattern = guarded(source, flags), guarded(re.compile(source, flags))
+            assert (by_source.pattern, by_source.flags) == (by_pattern.pattern, by_pattern.flags)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["says", "SAYS", "ſays", "told", " told", "İ", "x", " "]) | st.text(max_size=3)))
+def test_a_gate_opens_by_source_as_by_pattern_and_never_closes_a_match(parts: list[str]) -> None:
+    from e1prep.regexgate import Gates, Source
+
+    text = "".join(parts)
+    patterns = [re.compile(r"\w+ says"), re.compile(r"told|says", re.I), re.compile("İx")]
+    by_pattern = Gates(patterns).open(text)
+    assert Gates([*patterns[:2], Source(patterns[2].pattern, patterns[2].flags)]).open(text) == by_pattern
+    for n, rx in enumerate(patterns):
+        if rx.search(text):
+            assert n in by_pattern

@@ -52,7 +52,7 @@ LEGEND_LINE = re.compile(
 
 #: a legend label alone, as ``LEGEND_LINE`` compares it (guarded: ``re`` tries a case-folded alternation
 #: at every position, its first characters first is cheaper)
-_LEGEND_LABEL = guarded(re.compile(_alternation(lexicon().legend_labels), re.I))
+_LEGEND_LABEL = guarded(_alternation(lexicon().legend_labels), re.I)
 #: whether no label holds a colon (then a label ends before the line's first colon)
 _LABELS_WITHOUT_COLON = not any(c in w for w in lexicon().legend_labels for c in ":：")
 
@@ -345,15 +345,13 @@ _N = r"(?:\d{1,3}|[一二两三四五六七八九十])"
 _LIST = rf"{_N}(?:\s*(?:[、,，和及与]|[-–—~～到至])\s*{_N})*"
 #: guarded: its alternatives open with look-alike words that ``re`` would otherwise try at every position
 _SELECTOR = guarded(
-    re.compile(
-        rf"(?P<first>前|头)\s*(?P<fn>{_N})\s*条|(?P<last>后|最后)\s*(?P<ln>{_N})\s*条|第\s*(?P<list>{_LIST})\s*条|"
-        rf"(?P<rest>其余|其他|其它|剩下|剩余)(?:的)?(?:\s*{_N}\s*条)?|"
-        r"(?:the\s+)?first\s+(?P<efn>\d{1,3}|two|three|four|five|six)\b(?:\s+(?:items?|entries|links|posts|ones))?|"
-        r"(?:the\s+)?last\s+(?P<eln>\d{1,3}|two|three|four|five|six)\b(?:\s+(?:items?|entries|links|posts|ones))?|"
-        r"items?\s+(?P<elist>\d{1,3}(?:\s*(?:,|and|&|-|–|to)\s*\d{1,3})*)|"
-        r"(?P<erest>the\s+rest|the\s+others|the\s+remaining(?:\s+(?:items|ones))?)",
-        re.I,
-    )
+    rf"(?P<first>前|头)\s*(?P<fn>{_N})\s*条|(?P<last>后|最后)\s*(?P<ln>{_N})\s*条|第\s*(?P<list>{_LIST})\s*条|"
+    rf"(?P<rest>其余|其他|其它|剩下|剩余)(?:的)?(?:\s*{_N}\s*条)?|"
+    r"(?:the\s+)?first\s+(?P<efn>\d{1,3}|two|three|four|five|six)\b(?:\s+(?:items?|entries|links|posts|ones))?|"
+    r"(?:the\s+)?last\s+(?P<eln>\d{1,3}|two|three|four|five|six)\b(?:\s+(?:items?|entries|links|posts|ones))?|"
+    r"items?\s+(?P<elist>\d{1,3}(?:\s*(?:,|and|&|-|–|to)\s*\d{1,3})*)|"
+    r"(?P<erest>the\s+rest|the\s+others|the\s+remaining(?:\s+(?:items|ones))?)",
+    re.I,
 )
 _EN_NUM = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 

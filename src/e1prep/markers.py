@@ -16,10 +16,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from importlib import resources
+from typing import Any
 
 from .models import EvidenceLevel
 from .numbers import scan
-from .regexgate import Gates, guarded
+from .regexgate import Gates, Source, guarded
 
 #: kinds of markers, as the table names them
 POSITIVE_KINDS = frozenset({"full", "partial"})
@@ -61,10 +62,16 @@ class Marker:
 
 
 @cache
+def _table() -> dict[str, Any]:
+    """``markers.toml`` as parsed (read once: its phrases and its shapes are both made from it)."""
+    raw = resources.files("e1prep.data").joinpath("markers.toml").read_text(encoding="utf-8")
+    return tomllib.loads(raw)
+
+
+@cache
 def markers() -> tuple[Marker, ...]:
     """All rows of the table, longest text first (so the longest marker wins at one place)."""
-    raw = resources.files("e1prep.data").joinpath("markers.toml").read_text(encoding="utf-8")
-    rows = tomllib.loads(raw)["marker"]
+    rows = _table()["marker"]
     out: list[Marker] = []
     for row in rows:
         kind = row["kind"]
@@ -146,9 +153,8 @@ class Pattern:
 
 @cache
 def patterns() -> tuple[Pattern, ...]:
-    raw = resources.files("e1prep.data").joinpath("markers.toml").read_text(encoding="utf-8")
     out = []
-    for row in tomllib.loads(raw).get("pattern", []):
+    for row in _table().get("pattern", []):
         if row["kind"] not in ALL_KINDS:
             raise ValueError(f"markers.toml: unknown kind {row['kind']!r}")
         proto = Marker(
@@ -160,7 +166,7 @@ def patterns() -> tuple[Pattern, ...]:
         )
         folded = not row.get("case", False)
         joined = "|".join(f"(?:{rx})" for rx in row["regex"])
-        out.append(Pattern(guarded(re.compile(joined, re.I) if folded else re.compile(joined)), proto, folded))
+        out.append(Pattern(guarded(joined, re.I if folded else 0), proto, folded))
     return tuple(out)
 
 
@@ -170,7 +176,7 @@ def _gates() -> Gates:
     which rows, and whether any phrase, can match a text at all. The phrases are matched on the
     lower-cased text, so their gate is given them case-insensitively; it holds for the phrases of any kinds."""
     phrases = "|".join(re.escape(m.text.lower()) for m in markers())  # each phrase whole: its own literal
-    return Gates([*(p.regex for p in patterns()), re.compile(phrases, re.I)])
+    return Gates([*(p.regex for p in patterns()), Source(phrases, re.I)])
 
 
 def _phrases_gate() -> int:

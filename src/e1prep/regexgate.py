@@ -13,8 +13,8 @@ always runs the full pattern. So a gate can only ever skip work, never a match.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
 
 import ahocorasick
 
@@ -118,6 +118,13 @@ def _fold_safe(literal: str) -> bool:
     return all(c.isascii() or c.lower() == c.upper() for c in literal)
 
 
+class Source(NamedTuple):
+    """A pattern's source and flags, for one that is only gated and never matched (not compiled)."""
+
+    pattern: str
+    flags: int
+
+
 class Gates:
     """Which of several patterns can match a text, from one scan of their required literals.
 
@@ -129,7 +136,7 @@ class Gates:
     opens its pattern for nothing, never the reverse).
     """
 
-    def __init__(self, patterns: list[re.Pattern[str]]) -> None:
+    def __init__(self, patterns: Sequence[re.Pattern[str] | Source]) -> None:
         self.everything = frozenset(range(len(patterns)))
         self.folded = frozenset(n for n, p in enumerate(patterns) if p.flags & re.IGNORECASE)
         keys: tuple[dict[str, set[int]], dict[str, set[int]]] = ({}, {})  # as written, lower-cased
@@ -260,27 +267,36 @@ def _has_fast_start(items: list[tuple[Any, Any]], flags: int) -> bool:
     return op is _c.BRANCH and all(alt and next(iter(alt))[0] is _c.LITERAL for alt in av[1])
 
 
-def guarded(pattern: re.Pattern[str]) -> re.Pattern[str]:
+def guarded(pattern: re.Pattern[str] | str, flags: int = 0) -> re.Pattern[str]:
     """``pattern`` behind a lookahead for the characters a match can start with (the same matches).
 
     ``re`` tries a pattern that opens with a look-behind or a group at every position of a text; a
     one-character class test first makes the positions where no match can start cheap. Patterns it
-    cannot analyse, or that ``re`` already starts quickly, come back unchanged.
+    cannot analyse, or that ``re`` already starts quickly, come back unchanged. ``pattern`` may be a
+    source with its ``flags``: then it is compiled once, guarded or not (not first as written).
     """
+    if isinstance(pattern, re.Pattern):
+        source, flags = pattern.pattern, pattern.flags
+    else:
+        source = pattern
+
+    def unchanged() -> re.Pattern[str]:
+        return pattern if isinstance(pattern, re.Pattern) else re.compile(source, flags)
+
     if _p is None:
-        return pattern
+        return unchanged()
     try:
-        items = list(_p.parse(pattern.pattern, pattern.flags))
+        items = list(_p.parse(source, flags))
         found = _first_chars(items)
-        if found is None or found[1] or not found[0] or _has_fast_start(items, pattern.flags):
-            return pattern
+        if found is None or found[1] or not found[0] or _has_fast_start(items, flags):
+            return unchanged()
     except (re.error, AttributeError, TypeError, ValueError):  # pragma: no cover - the parser changed shape
-        return pattern
+        return unchanged()
     cased = "".join(dict.fromkeys(part for part, fold in found[0] if not fold))
     folded = "".join(dict.fromkeys(part for part, fold in found[0] if fold))
     # a character ``re.I`` compares folded (a scoped ``(?i:…)``) is tested folded in the guard too
     guard = "|".join(([f"[{cased}]"] if cased else []) + ([f"(?i:[{folded}])"] if folded else []))
     try:
-        return re.compile(f"(?={guard})(?:{pattern.pattern})", pattern.flags)
+        return re.compile(f"(?={guard})(?:{source})", flags)
     except re.error:  # global inline flags (``(?i)…``) must open the pattern: leave such a one as it is
-        return pattern
+        return unchanged()
