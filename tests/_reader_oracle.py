@@ -488,3 +488,39 @@ def _read_stripped(text: str, body: str, legend: dict[str, Statement] | None) ->
         )
     understood = all(s.understood for s in symbol_statements)
     return Statement(level, words, understood, bool(pos_levels), blocked, text, full=full_read)
+
+
+# --- notes.blocks and markers.line_level as they were ------------------------------------------------------
+from e1prep.notes import _BLOCK_START, _BULLET  # noqa: E402
+
+
+def blocks(text: str) -> list[tuple[int, str]]:
+    out: list[tuple[int, str]] = []
+    for n, line in enumerate(text.split("\n")):
+        stripped = line.lstrip()
+        indent = len(line) - len(stripped)
+        starts_block = bool(_BLOCK_START.match(stripped)) or not out
+        if starts_block or (not stripped):
+            out.append((n, line))
+        elif out and indent >= 1 and not _BULLET.match(stripped):
+            out[-1] = (out[-1][0], out[-1][1] + "\n" + line)
+        else:
+            out.append((n, line))
+    return [(n, b) for n, b in out if b.strip()]
+
+
+def line_level(line: str) -> EvidenceLevel | None:
+    hits = find(strip_urls(line))
+    kinds = {h.marker.kind for h in hits} | {"access" for h in hits if h.marker.access}
+    for want, level in (
+        ("vendor", EvidenceLevel.vendor),
+        ("snippet", EvidenceLevel.snippet),
+        ("access", EvidenceLevel.snippet),
+        ("summary", EvidenceLevel.summary),
+        ("unverified", EvidenceLevel.unverified),
+        ("noquote", EvidenceLevel.unverified),
+        ("relay", EvidenceLevel.unverified),
+    ):
+        if want in kinds:
+            return level
+    return None

@@ -13,7 +13,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from e1prep import evidence, notes
+from e1prep import evidence, markers, notes
 from e1prep.markers import LOWERING_KINDS, RANK, find, strictest, strip_urls
 from e1prep.models import EvidenceLevel
 
@@ -441,3 +441,29 @@ def test_a_gate_opens_by_source_as_by_pattern_and_never_closes_a_match(parts: li
     for n, rx in enumerate(patterns):
         if rx.search(text):
             assert n in by_pattern
+
+
+# --- a one-line item is its own block; a line that states nothing imposes no level --------------------------
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from([*_LINE_SHAPES, *_ITEM_PARTS, " ", "  - ", "\n", "\n  "]) | st.text(max_size=3)))
+def test_blocks_and_line_levels_read_as_before(parts: list[str]) -> None:
+    import _reader_oracle as old
+
+    text = "".join(parts)
+    assert notes.blocks(text) == old.blocks(text)
+    for line in text.split("\n"):
+        assert markers.line_level(line) == old.line_level(line)
+
+
+def test_real_blocks_and_line_levels_read_as_before() -> None:
+    import _reader_oracle as old
+
+    lines = _lines()
+    for line in lines:
+        assert notes.blocks(line) == old.blocks(line)
+        assert markers.line_level(line) == old.line_level(line)
+    for start in range(0, len(lines), 5):
+        text = "\n".join(lines[start : start + 5])
+        assert notes.blocks(text) == old.blocks(text)

@@ -143,7 +143,7 @@ def _read_stripped(text: str, body: str, legend: dict[str, Statement] | None) ->
     """:func:`read_remark` of ``text`` whose URLs are already out (``body``): a caller that needs the
     stripped text too strips it once."""
     hits = find(body)
-    symbol_statements = _symbols(body, legend or {})
+    symbol_statements = _symbols(body, legend) if legend else []  # no legend, no symbol read through it
     if not hits and not symbol_statements:  # nothing stated (most lines): what the full reading ends with
         understood = not _CHECK_SYMBOLS.search(body) and not body.strip()
         return Statement(EvidenceLevel.unverified, [], understood, False, None, text)

@@ -358,6 +358,8 @@ def line_level(line: str) -> EvidenceLevel | None:
     """A level a single line's own words impose on its numbers: vendor, then snippet or an access
     problem, then summary, then unverified / do-not-quote / relayed (None: the line states none)."""
     hits = find(strip_urls(line))
+    if not hits:  # most lines state nothing
+        return None
     kinds = {h.marker.kind for h in hits} | {"access" for h in hits if h.marker.access}
     for want, level in (
         ("vendor", EvidenceLevel.vendor),

@@ -93,6 +93,8 @@ _BULLET = re.compile(r"[-*+]\s")
 
 def blocks(text: str) -> list[tuple[int, str]]:
     """Bullet blocks of an item: a bullet line with its continuation lines, as (line offset, text)."""
+    if "\n" not in text:  # one line (a dump's items mostly): it is its only block, unless blank
+        return [(0, text)] if text.strip() else []
     out: list[tuple[int, str]] = []
     for n, line in enumerate(text.split("\n")):
         stripped = line.lstrip()
