@@ -467,3 +467,29 @@ def test_real_blocks_and_line_levels_read_as_before() -> None:
     for start in range(0, len(lines), 5):
         text = "\n".join(lines[start : start + 5])
         assert notes.blocks(text) == old.blocks(text)
+
+
+# --- a heading read with string operations ----------------------------------------------------------------
+
+
+def _plain_heading(line: str) -> tuple[int, str] | None:
+    m = notes._HEADING.match(line)
+    return (len(m.group(1)), m.group(2)) if m else None
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["#", "##", "#######", " ", "  ", "\t", "\u3000", "\xa0", "\n", "a", "标题", "x#", "# "])
+        | st.text(max_size=2),
+        max_size=8,
+    )
+)
+def test_a_heading_reads_as_its_pattern(parts: list[str]) -> None:
+    line = "".join(parts)
+    assert notes._heading(line) == _plain_heading(line)
+
+
+def test_real_headings_read_as_their_pattern() -> None:
+    for line in _lines():
+        assert notes._heading(line) == _plain_heading(line), line

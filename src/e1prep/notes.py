@@ -18,6 +18,28 @@ from .regexgate import guarded
 
 URL_RE = re.compile(r"https?://[^\s<>()\[\]（）【】\"'`，。；、|]+")
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
+
+
+def _heading(line: str) -> tuple[int, str] | None:
+    """``_HEADING.match(line)`` as (level, title), read with string operations: the lazy title is tried
+    at every character by ``re``, but it is the text up to the trailing run of spaces and closing marks
+    (at least one character), found by stripping them from the right."""
+    if "\n" in line:  # ``.`` and ``$`` treat a line break apart: the pattern itself
+        m = _HEADING.match(line)
+        return (len(m.group(1)), m.group(2)) if m else None
+    rest = line.lstrip("#")
+    level = len(line) - len(rest)
+    if not 1 <= level <= 6:  # no mark, or seven: the marks are followed by another mark, not a space
+        return None
+    title = rest.lstrip()
+    spaces = len(rest) - len(title)
+    if not title:  # only spaces after the marks: the title is the last of two or more of them
+        return (level, rest[-1]) if spaces >= 2 else None
+    if not spaces:
+        return None
+    return level, title[: max(len(title.rstrip().rstrip("#").rstrip()), 1)]
+
+
 #: a numbered item in any style: ``1.`` ``1)`` ``(1)`` ``①`` ``一、`` ``a.``, bare or in bold (``**3. Title**``)
 _NUMBERED = re.compile(
     r"^(?:\*\*|__)?\s*(?:\(?\d{1,3}\)|\d{1,3}[.、]|[①-⑳]|[一二三四五六七八九十]{1,3}[、.]|（\d{1,3}）|[a-h][.)])"
@@ -310,9 +332,9 @@ def _title_column(header: list[str], cells: list[str]) -> int:
 
 def _heading_spans(lines: list[str]) -> list[_Span]:
     heads = [
-        (i, len(m.group(1)), m.group(2))
+        (i, *h)
         for i, line in enumerate(lines)
-        if line[:1] == "#" and (m := _HEADING.match(line))  # a heading opens with its mark
+        if line[:1] == "#" and (h := _heading(line))  # a heading opens with its mark
     ]
     numbered = [h for h in heads if re.match(r"^(?:\d{1,3}[.)、]|[①-⑳]|条目|增量|Item\s*\d)", h[2])]
     chosen = numbered if len(numbered) >= 1 else [h for h in heads if h[1] >= 2]
@@ -406,7 +428,7 @@ def _list_spans(
         end = starts[n + 1] if n + 1 < len(starts) else len(lines)
         # an item ends at the next top-level line that is neither indented nor blank
         for j in range(i + 1, end):
-            if lines[j][:1] == "#" and not rx.match(lines[j]) and _HEADING.match(lines[j]):
+            if lines[j][:1] == "#" and not rx.match(lines[j]) and _heading(lines[j]):
                 end = j
                 break
         if with_url is not None and not with_url.any(i, end):
@@ -450,7 +472,7 @@ def _titled_url_spans(lines: list[str], urls: _UrlLines) -> list[_Span]:
     for n, (i, title) in enumerate(starts):
         end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
         # a heading between two items (a section of a digest) ends the item before it
-        end = next((j for j in range(i + 1, end) if lines[j][:1] == "#" and _HEADING.match(lines[j])), end)
+        end = next((j for j in range(i + 1, end) if lines[j][:1] == "#" and _heading(lines[j])), end)
         spans.append(_Span(title, i, end, "titled-url"))
     return spans
 
@@ -498,7 +520,7 @@ def _link_paragraph_spans(lines: list[str]) -> list[_Span]:
     for n, (i, title) in enumerate(starts):
         end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
         for j in range(i + 1, end):
-            if _HEADING.match(lines[j]):
+            if lines[j][:1] == "#" and _heading(lines[j]):
                 end = j
                 break
         spans.append(_Span(title, i, end, "link-paragraph"))
