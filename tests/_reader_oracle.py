@@ -491,7 +491,9 @@ def _read_stripped(text: str, body: str, legend: dict[str, Statement] | None) ->
 
 
 # --- notes.blocks and markers.line_level as they were ------------------------------------------------------
-from e1prep.notes import _BLOCK_START, _BULLET  # noqa: E402
+from e1prep.notes import _BLOCK_START  # noqa: E402
+
+_BULLET = re.compile(r"[-*+]\s")
 
 
 def blocks(text: str) -> list[tuple[int, str]]:

@@ -195,8 +195,10 @@ def find(text: str, kinds: frozenset[str] = ALL_KINDS) -> list[Hit]:
 
 @lru_cache(maxsize=1024)
 def _find(text: str, kinds: frozenset[str]) -> tuple[Hit, ...]:
-    low = text.lower()
     opened = _gates().open(text)  # most lines hold no row's nor phrase's required words: one literal scan
+    if not opened:
+        return ()
+    low = text.lower()
     phrases = _phrases_gate()
     found: list[Hit] = []
     if phrases in opened:
@@ -212,8 +214,12 @@ def _find(text: str, kinds: frozenset[str]) -> tuple[Hit, ...]:
         for m in p.regex.finditer(low if p.folded else text):
             if m.end() > m.start():
                 found.append(Hit(m.start(), m.end(), p.marker(m.group(0))))
-    if not found:  # most texts: nothing to qualify, weigh or order
-        return ()
+    return _settled(text, low, found) if found else ()  # most texts: nothing to qualify, weigh or order
+
+
+def _settled(text: str, low: str, found: list[Hit]) -> tuple[Hit, ...]:
+    """The hits that stand: qualifying clauses only after a full read, status codes not part of a
+    number, and of overlapping hits the one that lowers, else the longer, left to right."""
     if any(h.marker.qualifies for h in found):
         found = [h for h in found if not h.marker.qualifies or _after_full_read(low, h, found)]
     if any(_is_status_code(h) for h in found) and len(low) == len(text):

@@ -110,25 +110,22 @@ def line_evidence(line: str) -> EvidenceLevel | None:
 
 
 _BLOCK_START = re.compile(r"([-*+]|\d{1,3}[.)、]|\|)\s")
-_BULLET = re.compile(r"[-*+]\s")
 
 
 def blocks(text: str) -> list[tuple[int, str]]:
     """Bullet blocks of an item: a bullet line with its continuation lines, as (line offset, text)."""
     if "\n" not in text:  # one line (a dump's items mostly): it is its only block, unless blank
         return [(0, text)] if text.strip() else []
-    out: list[tuple[int, str]] = []
+    out: list[tuple[int, list[str]]] = []  # each block's first line offset and its lines, joined at the end
     for n, line in enumerate(text.split("\n")):
         stripped = line.lstrip()
-        indent = len(line) - len(stripped)
-        starts_block = bool(_BLOCK_START.match(stripped)) or not out
-        if starts_block or (not stripped):
-            out.append((n, line))
-        elif out and indent >= 1 and not _BULLET.match(stripped):
-            out[-1] = (out[-1][0], out[-1][1] + "\n" + line)
+        if not out or not stripped or _BLOCK_START.match(stripped):
+            out.append((n, [line]))
+        elif len(stripped) < len(line):  # indented, and no bullet (a bullet would have started a block)
+            out[-1][1].append(line)
         else:
-            out.append((n, line))
-    return [(n, b) for n, b in out if b.strip()]
+            out.append((n, [line]))
+    return [(n, b) for n, lines in out if (b := "\n".join(lines)).strip()]
 
 
 def item_evidence(text: str, ctx: _ev.NoteContext | None = None) -> tuple[EvidenceLevel, str, str | None]:
