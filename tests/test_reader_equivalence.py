@@ -7,6 +7,7 @@ and on generated text mixing the shapes' own words with noise.
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 
@@ -493,3 +494,29 @@ def test_a_heading_reads_as_its_pattern(parts: list[str]) -> None:
 def test_real_headings_read_as_their_pattern() -> None:
     for line in _lines():
         assert notes._heading(line) == _plain_heading(line), line
+
+
+# --- the structures' items never overlap (what lets _spans_of stop at the best score a note allows) ----------
+
+
+def _disjoint(spans: list) -> bool:
+    return all(s.start <= s.end for s in spans) and all(a.end <= b.start for a, b in itertools.pairwise(spans))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_LINE_SHAPES) | st.text(max_size=6), max_size=40))
+def test_no_structure_has_overlapping_items(lines: list[str]) -> None:
+    urls = notes._UrlLines(lines)
+    tables = notes._table_spans(lines)[0]
+    numbered = notes._list_starts(lines, notes._NUMBERED)
+    for spans in (
+        notes._refine(lines, notes._heading_spans(lines), urls, tables, numbered),
+        notes._list_spans(lines, notes._NUMBERED, "numbered", starts=numbered),
+        tables,
+        notes._list_spans(lines, notes._TOP_BULLET, "bullet", with_url=urls),
+        notes._link_paragraph_spans(lines),
+        notes._titled_url_spans(lines, urls),
+        notes._segmented_spans(lines),
+    ):
+        assert _disjoint(spans)
+        assert urls.count(spans) <= urls.total()

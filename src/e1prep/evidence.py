@@ -145,7 +145,7 @@ def _read_stripped(text: str, body: str, legend: dict[str, Statement] | None) ->
     hits = find(body)
     symbol_statements = _symbols(body, legend) if legend else []  # no legend, no symbol read through it
     if not hits and not symbol_statements:  # nothing stated (most lines): what the full reading ends with
-        understood = not _CHECK_SYMBOLS.search(body) and not body.strip()
+        understood = not body.strip() and not _CHECK_SYMBOLS.search(body)  # a blank body is searched
         return Statement(EvidenceLevel.unverified, [], understood, False, None, text)
     return _read_hits(text, body, hits, symbol_statements)
 
@@ -180,7 +180,7 @@ def _read_hits(text: str, body: str, hits: list[Hit], symbol_statements: list[St
     pos_levels = [h.marker.level for h in positives] + [s.level for s in symbol_statements if s.positive]
     words = [h.marker.text for h in positives] + [w for s in symbol_statements for w in s.words]
     if not pos_levels and not limits and not symbol_statements:
-        understood = not _CHECK_SYMBOLS.search(body) and not body.strip()
+        understood = not body.strip() and not _CHECK_SYMBOLS.search(body)  # a blank body is searched
         return Statement(EvidenceLevel.unverified, [], understood, False, None, text)
     levels: list[EvidenceLevel] = []
     if pos_levels:

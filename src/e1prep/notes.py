@@ -390,6 +390,10 @@ class _UrlLines:
         end = min(end, self.size)
         return start < end and self.before[self.offset + end] - self.before[self.offset + start] > 0
 
+    def total(self) -> int:
+        """How many lines hold a URL."""
+        return self.before[self.offset + self.size] - self.before[self.offset]
+
     def count(self, spans: list[_Span]) -> int:
         """How many of ``spans`` hold a URL (``any`` of each, in one loop: a dump has thousands)."""
         before, offset, size = self.before, self.offset, self.size
@@ -542,7 +546,12 @@ def _spans_of(lines: list[str]) -> list[_Span]:
     ]
     best: list[_Span] = []
     best_score = -1
+    # a structure's items never overlap, so no more of them hold a URL than there are URL lines: once a
+    # structure scores that bound, no later one can score more (a tie keeps the earlier), and none is made
+    bound = urls.total() * 10 + 9
     for make in candidates:
+        if best_score >= bound:
+            break
         spans = make()
         if not spans:
             continue
