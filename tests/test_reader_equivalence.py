@@ -520,3 +520,68 @@ def test_no_structure_has_overlapping_items(lines: list[str]) -> None:
     ):
         assert _disjoint(spans)
         assert urls.count(spans) <= urls.total()
+
+
+# --- an item number is looked for only after a character it can open with ------------------------------------
+
+
+def _plain_item_number(text: str) -> int | None:
+    first = text.lstrip("\n").split("\n", 1)[0]
+    m = evidence._ITEM_NUMBER.match(first)
+    if m:
+        return int(m.group(1))
+    m = evidence._ITEM_CIRCLED.match(first)
+    if m:
+        return ord(m.group(1)) - ord("①") + 1
+    return None
+
+
+def test_the_string_tests_agree_with_re_on_every_character() -> None:
+    """``str.isdecimal`` is ``\\d``, ``str.isspace`` is ``\\s``, and only these read as ``re.I``'s ``i``."""
+    for code in range(0x110000):
+        ch = chr(code)
+        assert (re.fullmatch(r"\d", ch) is not None) == ch.isdecimal()
+        assert (re.fullmatch(r"\s", ch) is not None) == ch.isspace()
+        if re.fullmatch("i", ch, re.I):
+            assert ch in evidence._NUMBER_OPENERS
+
+
+@settings(max_examples=800, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "#",
+                "## ",
+                "|",
+                "**",
+                "(",
+                "条目",
+                "Item",
+                "ITEM",
+                "İtem",
+                "ıtem",
+                "3",
+                "12",
+                "３",
+                "٣",
+                "③",
+                "⑳",
+                " ",
+                "\n",
+                ".",
+                "、",
+            ]
+        )
+        | st.text(max_size=2),
+        max_size=8,
+    )
+)
+def test_item_numbers_read_as_before(parts: list[str]) -> None:
+    text = "".join(parts)
+    assert evidence.item_number(text) == _plain_item_number(text)
+
+
+def test_real_item_numbers_read_as_before() -> None:
+    for line in _lines():
+        assert evidence.item_number(line) == _plain_item_number(line)
