@@ -422,14 +422,8 @@ def _list_spans(
     ``starts``: :func:`_list_starts` of ``lines``, when the caller has them (each line's answer is its own,
     so the starts of a run of lines are those of the whole that fall in it).
     """
-    titles: dict[int, str] = {}  # the starts' titles, when they are found here (else read as kept)
     if starts is None:
-        titles = {
-            i: m.group(m.lastindex or 1)
-            for i, line in enumerate(lines)
-            if (m := rx.match(line)) and not _is_field_line(line)
-        }
-        starts = list(titles)
+        starts = _list_starts(lines, rx)
     spans = []
     for n, i in enumerate(starts):
         end = starts[n + 1] if n + 1 < len(starts) else len(lines)
@@ -440,9 +434,7 @@ def _list_spans(
                 break
         if with_url is not None and not with_url.any(i, end):
             continue
-        if i in titles:
-            spans.append(_Span(titles[i], i, end, name))
-        elif m := rx.match(lines[i]):  # a start matches: its title is read only for an item that is kept
+        if m := rx.match(lines[i]):  # a start matches: its title is read only for an item that is kept
             spans.append(_Span(m.group(m.lastindex or 1), i, end, name))
     return spans
 
