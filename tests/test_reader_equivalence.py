@@ -585,3 +585,10 @@ def test_item_numbers_read_as_before(parts: list[str]) -> None:
 def test_real_item_numbers_read_as_before() -> None:
     for line in _lines():
         assert evidence.item_number(line) == _plain_item_number(line)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(["#", ".", "3", "٣", " ", "\u3000", "a", "标", "|"]) | st.text(max_size=2), max_size=6))
+def test_a_number_cell_reads_as_its_pattern(parts: list[str]) -> None:
+    cell = "".join(parts)
+    assert notes._number_cell(cell) == (notes._NUMBER_CELL.fullmatch(cell) is not None)

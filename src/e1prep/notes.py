@@ -272,6 +272,15 @@ _CELL_PIPE = re.compile(r"(?<!\\)\|")
 _NUMBER_CELL = re.compile(r"[#\d\s.]+")
 
 
+def _number_cell(cell: str) -> bool:
+    """``_NUMBER_CELL.fullmatch(cell)``, answered at once when the first character is none of its own
+    (``str.isdecimal`` is ``\\d`` and ``str.isspace`` is ``\\s``)."""
+    first = cell[:1]
+    if not (first.isdecimal() or first.isspace() or first in ("#", ".")):
+        return False
+    return _NUMBER_CELL.fullmatch(cell) is not None
+
+
 def _cells(row: str) -> list[str]:
     """A table row's cells: split on unescaped pipes, ``<br>`` read as a line break."""
     inner = row.strip()
@@ -290,7 +299,7 @@ def _table_spans(lines: list[str]) -> tuple[list[_Span], list[list[str]]]:
     meanings: list[str | None] = []  # what each header cell names, read once per table
     known: dict[tuple[str, ...], list[str | None]] = {}  # a repeated header (a pasted dump) is read once
     for i, line in enumerate(lines):
-        m = _TABLE_ROW.match(line)
+        m = _TABLE_ROW.match(line) if "|" in line else None  # a row holds its pipes
         if not m:
             header, meanings = None, []
             continue
@@ -313,7 +322,7 @@ def _table_spans(lines: list[str]) -> tuple[list[_Span], list[list[str]]]:
             if n not in (title_col, check_col)
             and c
             and not ("://" in c and URL_RE.fullmatch(c))
-            and not _NUMBER_CELL.fullmatch(c)
+            and not _number_cell(c)
         )
         spans.append(_Span(title, i, i + 1, "table", check, other))
         rows.append(cells)
@@ -322,7 +331,7 @@ def _table_spans(lines: list[str]) -> tuple[list[_Span], list[list[str]]]:
 
 def _title_column(header: list[str], cells: list[str]) -> int:
     for n, cell in enumerate(cells):
-        if cell and not _NUMBER_CELL.fullmatch(cell) and not URL_RE.fullmatch(cell) and len(cell) > 3:
+        if cell and not _number_cell(cell) and not URL_RE.fullmatch(cell) and len(cell) > 3:
             return n
     return 0
 
