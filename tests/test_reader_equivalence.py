@@ -592,3 +592,58 @@ def test_real_item_numbers_read_as_before() -> None:
 def test_a_number_cell_reads_as_its_pattern(parts: list[str]) -> None:
     cell = "".join(parts)
     assert notes._number_cell(cell) == (notes._NUMBER_CELL.fullmatch(cell) is not None)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                *_DATE_WORDS,
+                "ISSUE DATE",
+                "Published",
+                " ",
+                "  ",
+                "\t",
+                "\u3000",
+                ":",
+                "：",
+                "2024-",
+                "1999/",
+                "2020年",
+                "01",
+                "1",
+                "-",
+                "月",
+                "x",
+                "标题",
+                "\n",
+            ]
+        ),
+        max_size=12,
+    )
+)
+def test_item_date_reads_dates_after_gaps_as_before(parts: list[str]) -> None:
+    text = "".join(parts)
+    assert notes.item_date(text) == _plain_date(text)
+
+
+_GAP = st.lists(st.sampled_from([" ", "\t", "\u3000", "\xa0"]), max_size=3).map("".join)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.text(max_size=4),
+    st.sampled_from([*_DATE_WORDS, "ISSUE DATE", "Published", "x"]),
+    _GAP,
+    st.sampled_from(["", ":", "："]),
+    _GAP,
+    st.sampled_from(["2024-", "1999/", "2020年", "2031.", "2024"]),
+    st.sampled_from(["01", "1", "x", " 7"]),
+    st.text(max_size=3),
+)
+def test_item_date_reads_labelled_dates_as_before(
+    before: str, label: str, gap: str, colon: str, gap2: str, year: str, month: str, after: str
+) -> None:
+    text = before + label + gap + colon + gap2 + year + month + after
+    assert notes.item_date(text) == _plain_date(text)

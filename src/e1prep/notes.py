@@ -178,8 +178,9 @@ def said_known(text: str) -> str | None:
     return lexicon().verdict("known", text)
 
 
+_DATE_LABELS = ("发布日期", "发布", "日期", "原文日期", "刊期", "published", "date", "issue date")
 _DATE_LINE = re.compile(
-    r"(?:发布日期|发布|日期|原文日期|刊期|published|date|issue date)\s*[:：]?\s*"
+    rf"(?:{'|'.join(_DATE_LABELS)})\s*[:：]?\s*"
     r"((?:19|20)\d{2})[-/.年]\s?(\d{1,2})(?:[-/.月]\s?(\d{1,2}))?",
     re.I,
 )
@@ -190,13 +191,27 @@ _DATE_LINE = re.compile(
 _DATE_YEAR = re.compile(r"(?:19|20)\d{2}[-/.年]")
 #: ``_DATE_LINE`` behind a lookahead for its first characters (the same matches and groups)
 _DATE_LINE_GUARDED = guarded(_DATE_LINE)
+_LONGEST_DATE_LABEL = max(map(len, _DATE_LABELS))
 
 
 def item_date(text: str) -> str | None:
-    """The item's own date when the note states one (``发布日期：2024-01-15``)."""
-    if not _DATE_YEAR.search(text):
+    """The item's own date when the note states one (``发布日期：2024-01-15``).
+
+    Every date's year is where ``_DATE_YEAR`` matches, so none starts before the first such year less
+    the spaces and colon before it and the longest label (``re.I`` compares a label letter by letter):
+    the date is searched from there, not from the item's start.
+    """
+    year_at = _DATE_YEAR.search(text)
+    if not year_at:
         return None
-    m = _DATE_LINE_GUARDED.search(text)
+    start = year_at.start()
+    while start and text[start - 1].isspace():  # ``\s`` is ``str.isspace``
+        start -= 1
+    if start and text[start - 1] in ":：":
+        start -= 1
+    while start and text[start - 1].isspace():
+        start -= 1
+    m = _DATE_LINE_GUARDED.search(text, max(start - _LONGEST_DATE_LABEL, 0))
     if not m:
         return None
     year, month, day = m.group(1), int(m.group(2)), m.group(3)
