@@ -647,3 +647,27 @@ def test_item_date_reads_labelled_dates_as_before(
 ) -> None:
     text = before + label + gap + colon + gap2 + year + month + after
     assert notes.item_date(text) == _plain_date(text)
+
+
+# --- strictest of two as min gives it; a manifest's date read once ------------------------------------------
+
+
+def test_strictest_of_two_is_what_min_gives() -> None:
+    levels = list(EvidenceLevel)
+    for a in levels:
+        for b in levels:
+            assert markers.strictest(a, b) is min((a, b), key=RANK.__getitem__)
+    assert markers.strictest() is EvidenceLevel.unverified
+    assert markers.strictest(EvidenceLevel.card) is EvidenceLevel.card
+
+
+def test_a_manifest_date_is_read_once_and_the_manifest_stays_equal(tmp_path: Path) -> None:
+    import dataclasses
+
+    from e1prep.loading import Manifest
+
+    m = Manifest(tmp_path, "job", "2026-10-25T20:00:00+08:00", ())
+    before = dataclasses.asdict(m)
+    assert m.date == "2026-10-25" and m.date is m.date
+    assert dataclasses.asdict(m) == before and m == Manifest(tmp_path, "job", "2026-10-25T20:00:00+08:00", ())
+    assert Manifest(tmp_path, "job", "yesterday", ()).date == "yesterday"

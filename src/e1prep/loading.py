@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import math
@@ -82,9 +83,9 @@ class Manifest:
     created: str
     items: tuple[ManifestItem, ...]
 
-    @property
+    @functools.cached_property
     def date(self) -> str:
-        """The batch date: the calendar date of ``created`` as written."""
+        """The batch date: the calendar date of ``created`` as written (read once: a run asks per item)."""
         match = _ISO_DATE.match(self.created)
         return match.group(0) if match else self.created
 

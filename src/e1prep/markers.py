@@ -44,6 +44,9 @@ RANK: dict[EvidenceLevel, int] = {
 
 def strictest(*levels: EvidenceLevel) -> EvidenceLevel:
     """The most restrictive of some levels (``unverified`` when none)."""
+    if len(levels) == 2:  # the common call: what ``min`` gives, the first of two equally strict
+        first, second = levels
+        return second if RANK[second] < RANK[first] else first
     return min(levels, key=RANK.__getitem__, default=EvidenceLevel.unverified)
 
 
