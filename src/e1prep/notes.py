@@ -709,9 +709,8 @@ def make_item(
     """One item and what the rules read from it (``legend_free``: see :func:`read_evidence`)."""
     reading = read_evidence(text, ctx, number, check_cell, legend_free=legend_free)
     found = URL_RE.findall(text) if "://" in text else []  # every URL holds "://"
-    urls = (
-        [u.rstrip(".,;:)") for u in found] if len(found) < 2 else list(dict.fromkeys(u.rstrip(".,;:)") for u in found))
-    )
+    # a list display holds exactly its URLs (a comprehension would reserve room for more in every item)
+    urls = [found[0].rstrip(".,;:)")] if len(found) == 1 else list(dict.fromkeys(u.rstrip(".,;:)") for u in found))
     return NoteItem(
         material=material,
         index=index,
