@@ -33,3 +33,26 @@ def test_a_repeated_citation_is_kept_once() -> None:
     merged = merge([_c("X", "a.md"), _c("X", "a.md")])
     assert merged[0].sources == ["a.md"]
     assert len(merged[0].numbers) == 1
+
+
+def test_a_draft_leaves_no_cycles_and_the_collector_as_it_was() -> None:
+    """The collector is paused while e1prep's stages run, which is only sound if they make no
+    reference cycles: a draft leaves nothing for it to collect, and its state is restored."""
+    import gc
+
+    from conftest import EXAMPLE_MANIFEST
+    from e1prep.pipeline import draft_brief
+    from e1prep.render import render_markdown
+
+    assert gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        brief = draft_brief(EXAMPLE_MANIFEST)
+        render_markdown(brief)
+        assert gc.collect() == 0
+        assert not gc.isenabled()  # a collector the caller paused stays paused
+    finally:
+        gc.enable()
+    draft_brief(EXAMPLE_MANIFEST)
+    assert gc.isenabled()

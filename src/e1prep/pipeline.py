@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import logging
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol, Self, TypeVar
 
@@ -86,28 +88,52 @@ def draft_brief(
         ManifestError: the manifest is missing, malformed, or names no usable item.
         InputError: the living document cannot be read.
     """
-    loaded = load_kb(manifest, kb, item)
-    doc = living_document(loaded)
-    _report_materials(loaded)
+    with collector_paused():
+        loaded = load_kb(manifest, kb, item)
+        doc = living_document(loaded)
+        _report_materials(loaded)
     producer = producer or RulesProducer()
     log.info("drafting %s with the %s backend (%d materials)", loaded.item.id, producer.name, len(loaded.materials))
     progress.info("producing (%s backend)", producer.name)
-    production = producer.produce(loaded, doc)
-    if producer.name != "rules":
-        # the rules' facts are merged with a model's objects; the model adds, never replaces
-        production = _merge_productions(production, RulesProducer().produce(loaded, doc))
+    if producer.name == "rules":
+        with collector_paused():
+            production = producer.produce(loaded, doc)
+    else:  # a model's client is not ours to pause; the rules' facts are merged with what it made
+        production = producer.produce(loaded, doc)
+        with collector_paused():
+            production = _merge_productions(production, RulesProducer().produce(loaded, doc))
     progress.info("detecting cross-document conflicts")
-    # an item excluded as off-topic registers no not-quotable numbers; the detectors' bulk is grouped
-    # before it is verified: a grouped line is checked as it is shown (its claim, its first member's
-    # numbers, every member's name), not once per item
-    findings = detect_all(loaded, doc, production.off_topic)
-    contradictions = group_contradictions(findings.contradictions)
-    brief = assemble(loaded, doc, producer.name, production, contradictions, findings.refreshes)
-    progress.info("verifying %d objects", len(brief.increments) + len(brief.refreshes) + len(brief.contradictions))
-    brief = apply_verification(brief, Verifier(loaded, doc))
+    with collector_paused():
+        # an item excluded as off-topic registers no not-quotable numbers; the detectors' bulk is grouped
+        # before it is verified: a grouped line is checked as it is shown (its claim, its first member's
+        # numbers, every member's name), not once per item
+        findings = detect_all(loaded, doc, production.off_topic)
+        contradictions = group_contradictions(findings.contradictions)
+        brief = assemble(loaded, doc, producer.name, production, contradictions, findings.refreshes)
+        total = len(brief.increments) + len(brief.refreshes) + len(brief.contradictions)
+        progress.info("verifying %d objects", total)
+        brief = apply_verification(brief, Verifier(loaded, doc))
     if production.interrupted:
         raise Interrupted(brief)
     return brief
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused while e1prep's own stages run, then left as it was.
+
+    Reading, the rules, the detectors and the verifier make hundreds of thousands of objects that
+    live to the end of the draft and form no reference cycles (a test checks that a draft leaves
+    nothing for the collector); each full collection walks all of them, about 6% of a 2 MB draft.
+    Reference counting still frees everything as before. Not used around a model's client.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _report_materials(kb: KB) -> None:
