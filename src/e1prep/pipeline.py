@@ -88,18 +88,23 @@ def draft_brief(
         ManifestError: the manifest is missing, malformed, or names no usable item.
         InputError: the living document cannot be read.
     """
+    producer = producer or RulesProducer()
+    if producer.name == "rules":  # every stage is e1prep's own: one pause (each ends in a catch-up collection)
+        with collector_paused():
+            return _draft(manifest, kb, item, producer)
+    return _draft(manifest, kb, item, producer)
+
+
+def _draft(manifest: str | Path, kb: str | Path | None, item: str | None, producer: Producer) -> Brief:
+    """``draft_brief``'s stages, e1prep's own with the collector paused (a rules draft is paused whole)."""
     with collector_paused():
         loaded = load_kb(manifest, kb, item)
         doc = living_document(loaded)
         _report_materials(loaded)
-    producer = producer or RulesProducer()
     log.info("drafting %s with the %s backend (%d materials)", loaded.item.id, producer.name, len(loaded.materials))
     progress.info("producing (%s backend)", producer.name)
-    if producer.name == "rules":
-        with collector_paused():
-            production = producer.produce(loaded, doc)
-    else:  # a model's client is not ours to pause; the rules' facts are merged with what it made
-        production = producer.produce(loaded, doc)
+    production = producer.produce(loaded, doc)  # a model's client is not ours to pause
+    if producer.name != "rules":  # the rules' facts are merged with what the model made
         with collector_paused():
             production = _merge_productions(production, RulesProducer().produce(loaded, doc))
     progress.info("detecting cross-document conflicts")
