@@ -119,11 +119,6 @@ def test_no_version_in_the_text_means_none_in_a_block(text: str) -> None:
     assert not any(checks._VERSION_OF.search(block) for _, block in blocks(text))
 
 
-@given(texts)
-def test_blocks_of_one_line(text: str) -> None:
-    assert checks._blocks(text) == blocks(text)
-
-
 def _plain_short_title(item: NoteItem) -> str:
     title = MD_LINK.sub(r"\1", item.title)
     parts = [p.strip() for p in identity._TITLE_BREAK.split(title) if p.strip()]

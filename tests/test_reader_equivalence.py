@@ -399,7 +399,7 @@ def test_real_remarks_read_as_before() -> None:
             assert _statement(evidence.read_remark(line, legend)) == _statement(old.read_remark_as_it_was(line, legend))
 
 
-def test_an_item_without_a_dot_before_a_digit_holds_no_arxiv_id() -> None:
+def test_an_items_arxiv_ids_are_found_behind_the_dot_gate() -> None:
     from e1prep.knowledge import ARXIV_ID, ARXIV_RE, arxiv_ids
 
     assert ARXIV_ID.startswith(r"\d{2}(?:0[1-9]|1[0-2])\.\d")  # every id: a dot before a digit

@@ -365,17 +365,10 @@ def _unquotable_level(item: NoteItem, block: str) -> EvidenceLevel | None:
     return None if level.quotable or _URL_LINE.match(block.strip()) else level
 
 
-def _blocks(text: str) -> list[tuple[int, str]]:
-    """``notes.blocks``, with a one-line text (most leads of a dump) answered without splitting it."""
-    if "\n" not in text:
-        return [(0, text)] if text.strip() else []
-    return blocks(text)
-
-
 def _lead_level(item: NoteItem) -> EvidenceLevel | None:
     """A lead's registration level without scanning its numbers: its own level, when every line
     that could hold an unquotable number is read at that level (None: which line holds one decides)."""
-    for _, block in _blocks(item.text):
+    for _, block in blocks(item.text):
         if not _DIGIT.search(block):
             continue
         level = _unquotable_level(item, block)
@@ -386,7 +379,7 @@ def _lead_level(item: NoteItem) -> EvidenceLevel | None:
 
 def _unquotable_numbers(item: NoteItem) -> list[_Unquotable]:
     found: list[_Unquotable] = []
-    for offset, block in _blocks(item.text):
+    for offset, block in blocks(item.text):
         tokens = quantities(_ROW_NUMBER.sub("|", block) if "|" in block else block)
         if not tokens:  # most lines of a large note hold no quantity: their level is not needed
             continue
@@ -451,7 +444,7 @@ def version_mismatch(kb: KB, doc: KnowledgeDoc) -> Findings:
         # (which may hold more: ``\s*`` crosses a line break there): no match in it, none in a block
         if not _DOTTED_DIGITS.search(item.text) or not _VERSION_OF.search(item.text):
             continue
-        for offset, block in _blocks(item.text):
+        for offset, block in blocks(item.text):
             if _ENV_LINE.search(block):
                 continue
             for m in _VERSION_OF.finditer(block):

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Generic, NamedTuple, Protocol, TypeVar
 
-from .markers import RANK, strictest
+from .markers import strictest
 from .models import Contradiction, ContradictionKind, EvidenceLevel, Excluded
 
 #: this many items of one kind from one material (or more) become one grouped line (the golden
@@ -102,9 +102,7 @@ class _Bucket(Generic[E]):
 
     def add(self, entry: E) -> None:
         self.keys.append(entry.key)
-        # ``strictest(self.evidence, entry.evidence)``, which keeps the first on a tie, without its call
-        if self.evidence is None or RANK[entry.evidence] < RANK[self.evidence]:
-            self.evidence = entry.evidence
+        self.evidence = entry.evidence if self.evidence is None else strictest(self.evidence, entry.evidence)
         if self.grouped:
             del self.held[1:]
         else:

@@ -723,7 +723,7 @@ def make_item(
         remark=reading.remark,
         access_blocked=reading.blocked,
         date=item_date(text),
-        arxiv=tuple(arxiv_ids(text)) if _DOT_DIGIT.search(text) else (),
+        arxiv=tuple(arxiv_ids(text)),
         reading=reading,
         legend=ctx.legend_words if ctx else {},
         recogniser=recogniser,
@@ -731,10 +731,6 @@ def make_item(
         cells=cells,
     )
 
-
-#: every arXiv id holds a dot before a digit (``2401.12345``): a text without one holds none (most text;
-#: the dot is found by a fast scan)
-_DOT_DIGIT = re.compile(r"\.\d")
 
 _NAME_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-_./][A-Za-z0-9]+)*")
 _STOP = {
