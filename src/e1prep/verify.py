@@ -994,18 +994,6 @@ def _once_per_name(violations: list[Violation]) -> list[Violation]:
     return out
 
 
-#: per model class, which of ``_TEXT_FIELDS`` it has (a pydantic model asked for a field it lacks raises inside)
-_FIELDS_OF: dict[type, tuple[str, ...]] = {}
-
-
-def _text_fields(model: type) -> tuple[str, ...]:
-    found = _FIELDS_OF.get(model)
-    if found is None:
-        fields = getattr(model, "model_fields", {})
-        found = _FIELDS_OF[model] = tuple(name for name in _TEXT_FIELDS if name in fields)
-    return found
-
-
 def _hit_claim_matches(text: str) -> Iterator[re.Match[str]]:
     """The ``name N 命中`` claims of a text (``_HIT_CLAIM``'s matches, found as cheaply as can be)."""
     if "命中" not in text:
@@ -1025,8 +1013,8 @@ def _spans_of(text: str, names: list[str]) -> list[tuple[int, int]]:
 
 
 def _texts(path: str, obj: Any) -> Iterator[tuple[str, str]]:
-    for name in _text_fields(type(obj)):
-        value = getattr(obj, name)
+    for name in _TEXT_FIELDS:
+        value = field_or(obj, name)
         if isinstance(value, str) and value:
             yield f"{path}.{name}", value
         elif isinstance(value, list):
