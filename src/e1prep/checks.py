@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from .grouping import GROUP_MIN, Registration, group_contradictions
 from .identity import short_title
-from .knowledge import KnowledgeDoc
+from .knowledge import KnowledgeDoc, occurrences
 from .loading import KB, Material, card_field_line, card_repo, card_section
 from .markers import RANK
 from .models import (
@@ -95,11 +95,7 @@ def _doc_counts(doc: KnowledgeDoc, repo: str) -> list[DocCount]:
     # only the lines holding the short name (both patterns need it), found by one scan of the text
     low, needle = doc.lower, short.lower()
     if low and needle:
-        candidates: dict[int, None] = {}
-        at = low.find(needle)
-        while at >= 0:
-            candidates[doc.line_of(at)] = None
-            at = low.find(needle, at + 1)
+        candidates = dict.fromkeys(doc.line_of(at) for at in occurrences(low, needle))
         numbered = [(n, lines[n - 1]) for n in candidates]
     else:
         numbered = list(enumerate(lines, start=1))

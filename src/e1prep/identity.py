@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from itertools import chain
 
 from . import subjects
-from .knowledge import KnowledgeDoc
+from .knowledge import KnowledgeDoc, occurrences
 from .models import DocHits, EvidenceLevel
 from .naming import github_repo
 from .notes import MD_LINK, NoteItem, said_known
@@ -144,17 +144,10 @@ def _hyphenated(text: str, lead: str) -> Iterator[str]:
     if len(low) != len(text):
         found: Iterator[re.Match[str] | None] = _HYPHENATED.finditer(text)
     else:
-        found = (_HYPHENATED.match(text, at) for at in _occurrences(low, lead))
+        found = (_HYPHENATED.match(text, at) for at in occurrences(low, lead))
     for m in found:
         if m is not None and m.group(0).lower().startswith(lead):
             yield m.group(0)
-
-
-def _occurrences(text: str, part: str) -> Iterator[int]:
-    at = text.find(part)
-    while at >= 0:
-        yield at
-        at = text.find(part, at + 1)
 
 
 def _short_cjk(name: str) -> bool:

@@ -33,6 +33,14 @@ _VERSION_INLINE = re.compile(r"\bv(?:Oct|Nov|Dec|Sep|Jan|Feb|Mar|Apr|May|Jun|Jul
 _URL_KEY = 10
 
 
+def occurrences(text: str, part: str) -> Iterator[int]:
+    """Every place ``part`` starts in ``text``, overlapping ones included, left to right."""
+    at = text.find(part)
+    while at >= 0:
+        yield at
+        at = text.find(part, at + 1)
+
+
 def arxiv_ids(text: str) -> list[str]:
     """Every well-formed arXiv id in ``text``, in order of first appearance."""
     if not _ARXIV_DIGITS.search(text):  # every id holds four digits, a dot and a digit: most text has none
@@ -121,10 +129,9 @@ class KnowledgeDoc:
             return url in self.text
         if self._schemes is None:
             self._schemes = {}
-            text, found = self.text, self.text.find("://")
-            while found >= 0:
+            text = self.text
+            for found in occurrences(text, "://"):
                 self._schemes.setdefault(text[found + 3 : found + 3 + _URL_KEY], []).append(found)
-                found = text.find("://", found + 1)
         return any(q >= at and self.text.startswith(url, q - at) for q in self._schemes.get(key, ()))
 
     def matches(self, term: str) -> list[re.Match[str]]:

@@ -17,7 +17,7 @@ from typing import Any
 
 import ahocorasick
 
-from .knowledge import ARXIV_RE, KnowledgeDoc, arxiv_ids
+from .knowledge import ARXIV_RE, KnowledgeDoc, arxiv_ids, occurrences
 from .loading import KB, Material
 from .markers import RANK as _RANK
 from .markers import line_level, plain_level
@@ -261,12 +261,9 @@ class MaterialFacts:
             self._joined[where] = ("\x00".join(pieces), starts)
         joined, starts = self._joined[where]
         found: dict[int, None] = {}
-        at = joined.find(key)
-        while at >= 0:
-            n = bisect.bisect_right(starts, at) - 1
+        for at in occurrences(joined, key):
             if "\x00" not in joined[at : at + len(key)]:  # within one item
-                found[n] = None
-            at = joined.find(key, at + 1)
+                found[bisect.bisect_right(starts, at) - 1] = None
         return [self.item_level(n) for n in found]
 
     def names(self, name: str, near: tuple[int, int] | None = None) -> bool:
@@ -1005,10 +1002,7 @@ def _spans_of(text: str, names: list[str]) -> list[tuple[int, int]]:
     """Where each of ``names`` stands in ``text`` (every occurrence)."""
     spans = []
     for name in dict.fromkeys(n for n in names if n):
-        at = text.find(name)
-        while at >= 0:
-            spans.append((at, at + len(name)))
-            at = text.find(name, at + 1)
+        spans += [(at, at + len(name)) for at in occurrences(text, name)]
     return spans
 
 
