@@ -1,11 +1,15 @@
-"""Shared by the benchmarks: the bundled example KB with one generated note added as a material."""
+"""Shared by the benchmarks: the bundled example KB with one generated note added as a material, and a
+fresh process to measure in."""
 
 from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "evals" / "golden" / "2026-10-25-inference"
 
@@ -29,3 +33,11 @@ def fill(header: str, chunk: Callable[[int], str], size: int) -> str:
         total += len(part.encode())
         n += 1
     return "".join(parts)
+
+
+def run_child(script: str, *args: str) -> dict[str, Any]:
+    """Run ``script`` with ``args`` in a fresh Python process (its own peak memory, caches and compiled
+    patterns) and read the JSON object it prints last."""
+    done = subprocess.run([sys.executable, script, *args], capture_output=True, text=True, check=True)
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result

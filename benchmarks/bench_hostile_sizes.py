@@ -17,13 +17,12 @@ Run: python benchmarks/bench_hostile_sizes.py
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from _kb import example_with_note, fill
+from _kb import example_with_note, fill, run_child
 
 NOTE = "inbox/jay/2026-10-25T2000-hostile-discovery.md"
 LIMIT_SECONDS = 5.0
@@ -71,10 +70,7 @@ def child(manifest: str) -> None:
 def timed(note: str) -> tuple[float, str]:
     with tempfile.TemporaryDirectory() as tmp:
         manifest = make_kb(Path(tmp) / "kb", note)
-        out = subprocess.run(
-            [sys.executable, __file__, "--child", str(manifest)], capture_output=True, text=True, check=True
-        )
-    r = json.loads(out.stdout.strip().splitlines()[-1])
+        r = run_child(__file__, "--child", str(manifest))
     return float(r["seconds"]), str(r["status"])
 
 

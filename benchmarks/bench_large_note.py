@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import json
 import resource
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from _kb import EXAMPLE, example_with_note, fill
+from _kb import EXAMPLE, example_with_note, fill, run_child
 
 ITEM = """## {n}. 批量条目 {n}：某推理框架更新 item-{n}
 
@@ -44,10 +43,7 @@ def main() -> None:
     for mb in (0, 1, 2, 5):
         with tempfile.TemporaryDirectory() as tmp:
             manifest = make_kb(Path(tmp) / "kb", mb) if mb else EXAMPLE / "manifest.json"
-            out = subprocess.run(
-                [sys.executable, __file__, "--child", str(manifest)], capture_output=True, text=True, check=True
-            )
-            r = json.loads(out.stdout.strip().splitlines()[-1])
+            r = run_child(__file__, "--child", str(manifest))
             print(f"{mb:>8} {r['seconds']:8.2f} {r['peak_mb']:12.1f} {r['excluded']:12d}")
 
 

@@ -23,12 +23,11 @@ import json
 import re
 import resource
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from _kb import EXAMPLE, example_with_note, fill
+from _kb import EXAMPLE, example_with_note, fill, run_child
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTE = "inbox/jay/2026-10-25T2000-big-discovery.md"
@@ -130,12 +129,6 @@ def child_doc(times: int, out_dir: str) -> None:
     print(json.dumps({"seconds": _cpu() - c0, "mb": living.stat().st_size / 1024 / 1024}))
 
 
-def _run(*args: str) -> dict[str, float]:
-    out = subprocess.run([sys.executable, __file__, *args], capture_output=True, text=True, check=True)
-    result: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
-    return result
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="0.1,1,2,5")
@@ -150,7 +143,7 @@ def main() -> None:
     for mb in sizes:
         with tempfile.TemporaryDirectory() as tmp:
             manifest = make_kb(Path(tmp) / "kb", args.kind, mb)
-            r = _run("--child-draft", str(manifest), tmp)
+            r = run_child(__file__, "--child-draft", str(manifest), tmp)
         drafts[mb] = r["draft"]
         print(
             f"{mb:5.1f} {r['ref']:7.3f} {r['draft']:8.2f} {r['draft'] / max(r['ref'], 1e-6):7.1f} "
@@ -165,7 +158,7 @@ def main() -> None:
         growth = drafts[5.0] / drafts[2.0]
         verdicts.append(f"5 MB / 2 MB draft time: {growth:.2f} (target <= 2.5): {_verdict(growth <= 2.5)}")
     with tempfile.TemporaryDirectory() as tmp:
-        d = _run("--child-doc", "100", tmp)
+        d = run_child(__file__, "--child-doc", "100", tmp)
     doc_ok = _verdict(d["seconds"] <= 1.5)
     verdicts.append(
         f"living document x100 ({d['mb']:.1f} MB): rules draft {d['seconds']:.2f} s (target <= 1.5): {doc_ok}"

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from _kb import run_child
+from bench_scale import make_kb
 
 STAGES = ("load", "split", "rules", "detect", "assemble", "verifier set-up", "verify", "finish")
 
@@ -67,17 +69,11 @@ def main() -> None:
     ap.add_argument("--mb", type=float, default=2.0)
     ap.add_argument("--runs", type=int, default=5)
     args = ap.parse_args()
-    sys.path.insert(0, str(Path(__file__).parent))
-    from bench_scale import make_kb
-
     with tempfile.TemporaryDirectory() as tmp:
         manifest = make_kb(Path(tmp) / "kb", args.kind, args.mb)
         runs = []
         for _ in range(args.runs):
-            done = subprocess.run(
-                [sys.executable, __file__, "--child", str(manifest)], capture_output=True, text=True, check=True
-            )
-            runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+            runs.append(run_child(__file__, "--child", str(manifest)))
     best = {stage: min(r[stage] for r in runs) for stage in STAGES}
     print(f"kind={args.kind} {args.mb:g} MB; CPU seconds, the minimum of {args.runs} fresh processes per stage")
     for stage in STAGES:
