@@ -9,9 +9,9 @@ import statistics
 import time
 from pathlib import Path
 
-from e1prep.checks import detect_all
-from e1prep.knowledge import parse_knowledge
-from e1prep.loading import load_kb
+from e1prep.check.detectors import detect_all
+from e1prep.kb.knowledge import parse_knowledge
+from e1prep.kb.loading import load_kb
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "evals" / "golden" / "2026-10-25-inference" / "manifest.json"
 

@@ -27,7 +27,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from e1prep import knowledge, loading  # noqa: E402
+from e1prep.kb import knowledge, loading  # noqa: E402
 from e1prep.llm import cassettes  # noqa: E402
 from e1prep.llm.backend import LLMProducer  # noqa: E402
 from e1prep.llm.prompts import chunk_material  # noqa: E402

@@ -83,8 +83,8 @@ def reference(path: Path) -> int:
 
 def child_draft(manifest: str, out_dir: str) -> None:
     base_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    from e1prep.brief.render import render_markdown
     from e1prep.pipeline import draft_brief
-    from e1prep.render import render_markdown
 
     note = Path(manifest).parent / NOTE
     c0 = _cpu()

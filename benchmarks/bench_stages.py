@@ -27,11 +27,11 @@ STAGES = ("load", "split", "rules", "detect", "assemble", "verifier set-up", "ve
 def child(manifest: str) -> None:
     """One fresh process: each stage's CPU seconds, as one JSON line."""
     from e1prep import pipeline
-    from e1prep.checks import detect_all
-    from e1prep.grouping import group_contradictions
-    from e1prep.render import render_markdown
-    from e1prep.rules import RulesProducer
-    from e1prep.verify import Verifier
+    from e1prep.brief.render import render_markdown
+    from e1prep.check.detectors import detect_all
+    from e1prep.check.grouping import group_contradictions
+    from e1prep.produce.rules import RulesProducer
+    from e1prep.verify.verifier import Verifier
 
     out: dict[str, float] = {}
     last = time.process_time()

@@ -10,9 +10,9 @@ import sys
 import time
 from pathlib import Path
 
-from e1prep.loading import load_kb
+from e1prep.kb.loading import load_kb
 from e1prep.pipeline import draft_brief, living_document
-from e1prep.verify import Verifier
+from e1prep.verify.verifier import Verifier
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "evals" / "golden" / "2026-10-25-inference" / "manifest.json"
 

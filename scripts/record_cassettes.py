@@ -35,12 +35,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from e1prep import knowledge, loading  # noqa: E402
+from e1prep.kb import knowledge, loading  # noqa: E402
 from e1prep.llm import cassettes  # noqa: E402
 from e1prep.llm.backend import LLMProducer, schema_sha256  # noqa: E402
 from e1prep.llm.prompts import load_prompt  # noqa: E402
 from e1prep.llm.settings import LLMSettings  # noqa: E402
-from e1prep.producers import Production  # noqa: E402
+from e1prep.produce.producer import Production  # noqa: E402
 
 log = logging.getLogger("record_cassettes")
 

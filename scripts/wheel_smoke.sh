@@ -37,7 +37,7 @@ one_line_exit_2() {
 WHEEL=$(ls "$WORK"/dist/e1prep-*.whl)
 "$PYTHON" -m zipfile -l "$WHEEL" | awk 'NR > 1 {print $1}' >"$WORK/wheel-files.txt"
 for f in e1prep/py.typed e1prep/prompts/extract_material.md e1prep/schemas/brief.schema.json \
-         e1prep/schemas/golden-case.schema.json e1prep/data/markers.toml e1prep/llm/backend.py; do
+         e1prep/schemas/golden-case.schema.json e1prep/data/markers.toml e1prep/llm/backend.py e1prep/read/notes.py e1prep/verify/verifier.py; do
     grep -qx "$f" "$WORK/wheel-files.txt" || fail "the wheel lacks $f"
 done
 grep -E '^(tests|evals|scripts)/' "$WORK/wheel-files.txt" && fail "the wheel holds checkout folders"

@@ -1,4 +1,4 @@
-"""The note structures and note context as ``e1prep.notes`` and ``e1prep.evidence`` read them before the split
+"""The note structures and note context as ``e1prep.read.notes`` and ``e1prep.read.evidence`` read them before the split
 stage was made faster: the oracle ``test_reader_equivalence`` compares the faster readers with. Not collected."""
 
 # ruff: noqa
@@ -9,8 +9,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from e1prep.lexicon import lexicon
-from e1prep.notes import URL_RE, _HEADING, _NUMBERED, _TABLE_ROW, _TABLE_SEP, _TOP_BULLET, _LINK_TITLE
+from e1prep.text.lexicon import lexicon
+from e1prep.read.notes import URL_RE, _HEADING, _NUMBERED, _TABLE_ROW, _TABLE_SEP, _TOP_BULLET, _LINK_TITLE
 
 
 @dataclass(slots=True)
@@ -281,7 +281,7 @@ def _refine(lines: list[str], spans: list[_Span], urls: _UrlLines, tables: list[
 
 
 # --- evidence (note context) as it was ---------------------------------------------------------------
-from e1prep.evidence import (
+from e1prep.read.evidence import (
     LEGEND_LINE,
     Statement,
     _CODE,
@@ -414,9 +414,9 @@ def range_statements(lines: list[str], numbers: list[int]) -> dict[int, list[Sta
 
 
 # --- one remark, read in full whatever it holds ---------------------------------------------------------
-from e1prep.evidence import _CHECK_SYMBOLS, _context, _symbols, _truncation  # noqa: E402
-from e1prep.markers import LOWERING_KINDS, Hit, find, in_quotes, negated, strictest, strip_urls  # noqa: E402
-from e1prep.models import EvidenceLevel  # noqa: E402
+from e1prep.read.evidence import _CHECK_SYMBOLS, _context, _symbols, _truncation  # noqa: E402
+from e1prep.read.markers import LOWERING_KINDS, Hit, find, in_quotes, negated, strictest, strip_urls  # noqa: E402
+from e1prep.brief.models import EvidenceLevel  # noqa: E402
 
 
 def read_remark_as_it_was(text: str, legend: dict[str, Statement] | None = None) -> Statement:
@@ -491,7 +491,7 @@ def _read_stripped(text: str, body: str, legend: dict[str, Statement] | None) ->
 
 
 # --- notes.blocks and markers.line_level as they were ------------------------------------------------------
-from e1prep.notes import _BLOCK_START  # noqa: E402
+from e1prep.read.notes import _BLOCK_START  # noqa: E402
 
 _BULLET = re.compile(r"[-*+]\s")
 

@@ -57,7 +57,7 @@ def example_brief():
 
 @pytest.fixture(scope="session")
 def example_kb():
-    from e1prep.loading import load_kb
+    from e1prep.kb.loading import load_kb
     from e1prep.pipeline import living_document
 
     kb = load_kb(EXAMPLE_MANIFEST)

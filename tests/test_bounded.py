@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 from conftest import MakeKB, repo_card
-from e1prep.grouping import GROUP_MIN
-from e1prep.models import ContradictionKind
+from e1prep.brief.models import ContradictionKind
+from e1prep.brief.render import MAX_MARKDOWN, render_markdown
+from e1prep.check.grouping import GROUP_MIN
 from e1prep.pipeline import draft_brief
-from e1prep.render import MAX_MARKDOWN, render_markdown
 
 NOTE = "inbox/jay/2026-10-25-rss-archive.md"
 OFF_TOPIC = """## {n}. 园艺周刊第 {n} 期：阳台番茄种植
@@ -116,9 +116,9 @@ def test_a_grouped_brief_validates_against_the_published_schema(make_kb: MakeKB)
 
 
 def test_a_grouped_brief_passes_the_verifier_and_a_tampered_group_does_not(make_kb: MakeKB) -> None:
-    from e1prep.loading import load_kb
+    from e1prep.kb.loading import load_kb
     from e1prep.pipeline import living_document
-    from e1prep.verify import Verifier
+    from e1prep.verify.verifier import Verifier
 
     manifest = make_kb({NOTE: _note(30, on_topic=2, leads=30)})
     brief = draft_brief(manifest)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from conftest import BLOGS, KNOWLEDGE_DEFAULT, repo_card
-from e1prep import checks
-from e1prep.loading import load_kb
-from e1prep.models import ContradictionKind, EvidenceLevel
+from e1prep.brief.models import ContradictionKind, EvidenceLevel
+from e1prep.check import detectors as checks
+from e1prep.kb.loading import load_kb
 from e1prep.pipeline import living_document
 
 CARD = "organized/repo_cards/1-acme-widget.md"
@@ -283,8 +283,8 @@ def test_detect_all_runs_every_detector(example_kb) -> None:
 def _lead_items():
     from pathlib import Path
 
-    from e1prep.models import MaterialKind, MaterialStatus
-    from e1prep.notes import note_items
+    from e1prep.brief.models import MaterialKind, MaterialStatus
+    from e1prep.read.notes import note_items
 
     root = Path(__file__).resolve().parents[1]
     for manifest in sorted(root.glob("evals/*/*/manifest.json")):
@@ -308,7 +308,7 @@ def test_a_leads_level_without_a_scan_is_the_level_the_scan_gives() -> None:
 
 
 def test_a_line_read_at_another_level_makes_the_lead_scan() -> None:
-    from e1prep.notes import split_note
+    from e1prep.read.notes import split_note
 
     [item] = split_note("n.md", "## 1. Foo https://x.org/a\n\n核查：未核实\n\n- 厂商称吞吐 3 倍\n- 另有 5 个节点\n")
     assert item.evidence is EvidenceLevel.unverified

@@ -10,8 +10,8 @@ import jsonschema
 import pytest
 
 from conftest import EXAMPLE, EXAMPLE_MANIFEST, ROOT, SEEDS
+from e1prep.brief.schema import SCHEMAS, schema_dir
 from e1prep.cli import main
-from e1prep.schema import SCHEMAS, schema_dir
 
 CASSETTE = ROOT / "tests" / "cassettes" / "llm" / "2026-10-25-inference__extract_material-v1.yaml"
 

@@ -8,7 +8,7 @@ a note-level statement that names one copy by its number keeps the copies apart.
 from __future__ import annotations
 
 from conftest import MakeKB
-from e1prep.models import ContradictionKind
+from e1prep.brief.models import ContradictionKind
 from e1prep.pipeline import draft_brief
 
 NOTE = "inbox/jay/2026-10-25-pasted-twice.md"

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
+from e1prep.brief.golden import ExpectedContradiction, ExpectedObject, load_golden
+from e1prep.brief.models import ContradictionKind
 from e1prep.cli import main
-from e1prep.evals import Score, check_thresholds, matches, name_score, pair
-from e1prep.golden import ExpectedContradiction, ExpectedObject, load_golden
-from e1prep.models import ContradictionKind
+from e1prep.evals.runner import Score, check_thresholds, matches, name_score, pair
 
 SRC = "inbox/jay/2026-10-25T1335-blogs-discovery.md"
 DEEPINFER = ExpectedObject(key="DeepInfer", aliases=["DeepSeek DeepInfer"], sources=[SRC])

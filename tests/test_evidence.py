@@ -1,4 +1,4 @@
-"""The graded evidence reading (e1prep.evidence) and the verifier's plain rule (e1prep.markers)."""
+"""The graded evidence reading (e1prep.read.evidence) and the verifier's plain rule (e1prep.read.markers)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from e1prep import markers
-from e1prep.evidence import parse_legend, range_statements, read_item, read_remark
-from e1prep.loading import Material
-from e1prep.models import EvidenceLevel as L
-from e1prep.models import MaterialKind, MaterialStatus
-from e1prep.notes import split_note
-from e1prep.verify import MaterialFacts
+from e1prep.brief.models import EvidenceLevel as L
+from e1prep.brief.models import MaterialKind, MaterialStatus
+from e1prep.kb.loading import Material
+from e1prep.read import markers
+from e1prep.read.evidence import parse_legend, range_statements, read_item, read_remark
+from e1prep.read.notes import split_note
+from e1prep.verify.verifier import MaterialFacts
 
 P = "inbox/x/2026-11-10-note.md"
 

@@ -14,14 +14,16 @@ from types import SimpleNamespace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from e1prep import checks, identity, rules, subjects
-from e1prep.grouping import GROUP_MIN, Registration, group_contradictions
-from e1prep.knowledge import KnowledgeDoc, arxiv_ids, parse_knowledge
-from e1prep.lexicon import lexicon
-from e1prep.loading import Material
-from e1prep.models import ContradictionKind, EvidenceLevel, MaterialKind, MaterialStatus
-from e1prep.naming import _GITHUB, _GITHUB_ROOT, github_ref, github_repo
-from e1prep.notes import MD_LINK, NoteItem, blocks, said_known
+from e1prep.brief.models import ContradictionKind, EvidenceLevel, MaterialKind, MaterialStatus
+from e1prep.check import detectors as checks
+from e1prep.check.grouping import GROUP_MIN, Registration, group_contradictions
+from e1prep.kb.knowledge import KnowledgeDoc, arxiv_ids, parse_knowledge
+from e1prep.kb.loading import Material
+from e1prep.produce import rules
+from e1prep.read import identity, subjects
+from e1prep.read.notes import MD_LINK, NoteItem, blocks, said_known
+from e1prep.text.lexicon import lexicon
+from e1prep.text.naming import _GITHUB, _GITHUB_ROOT, github_ref, github_repo
 
 #: pieces a generated text is made of: the words the patterns look for, in several cases, and what
 #: sits around them (line breaks, blanks, bullets, CJK, digits, dots, brackets, case-folding oddities)

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from e1prep.grouping import GROUP_MIN, ExclusionGroups, Registration, group_contradictions, group_excluded
-from e1prep.markers import strictest
-from e1prep.models import Contradiction, ContradictionKind, EvidenceLevel, Excluded
+from e1prep.brief.models import Contradiction, ContradictionKind, EvidenceLevel, Excluded
+from e1prep.check.grouping import GROUP_MIN, ExclusionGroups, Registration, group_contradictions, group_excluded
+from e1prep.read.markers import strictest
 
 KINDS = [ContradictionKind.not_quotable, ContradictionKind.access_blocked, ContradictionKind.count_mismatch]
 LEVELS = [EvidenceLevel.summary, EvidenceLevel.unverified, EvidenceLevel.vendor, EvidenceLevel.partial]

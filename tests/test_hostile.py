@@ -10,12 +10,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import MakeKB
+from e1prep.brief.models import ContradictionKind, EvidenceLevel, MaterialStatus
 from e1prep.cli import main
 from e1prep.errors import E1PrepError
-from e1prep.loading import read_material, split_front_matter
-from e1prep.models import ContradictionKind, EvidenceLevel, MaterialStatus
-from e1prep.notes import split_note
+from e1prep.kb.loading import read_material, split_front_matter
 from e1prep.pipeline import draft_brief
+from e1prep.read.notes import split_note
 
 FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 

@@ -16,11 +16,11 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from conftest import ROOT, repo_card
-from e1prep import loading
+from e1prep.brief.models import MaterialStatus
 from e1prep.cli import main
 from e1prep.errors import E1PrepError, ManifestError
-from e1prep.loading import load_manifest, read_material, split_front_matter
-from e1prep.models import MaterialStatus
+from e1prep.kb import loading
+from e1prep.kb.loading import load_manifest, read_material, split_front_matter
 from e1prep.pipeline import draft_brief
 
 NOTE = "inbox/jay/2026-10-25-blogs-discovery.md"
@@ -360,7 +360,8 @@ def test_an_18000_character_token_in_a_title_is_drafted_fast(make_kb) -> None:
 
 @pytest.mark.parametrize("unit", ["a", "a1", "1", "a-", "a.", "字", "「", "a_", "1,"])
 def test_scan_and_hit_claims_are_linear_on_one_long_token(unit: str) -> None:
-    from e1prep import numbers, verify
+    from e1prep.read import numbers
+    from e1prep.verify import verifier as verify
 
     def cost(n: int) -> float:
         token = (unit * n)[:n]
@@ -391,7 +392,7 @@ def test_a_long_line_is_wrapped_without_losing_a_character(tmp_path: Path) -> No
 
 
 def test_a_javascript_link_in_a_bullet_rejects_nothing_and_is_not_a_live_link(make_kb) -> None:
-    from e1prep.render import render_markdown
+    from e1prep.brief.render import render_markdown
 
     note = (
         "# n\n\n## 1. Kestrel-KV 新引擎 [x](javascript:alert(1))\n- URL：https://example.org/k\n- 核查：已核查原文\n"

@@ -17,11 +17,11 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from conftest import EXAMPLE_MANIFEST, ROOT, repo_card
-from e1prep import outputs
+from e1prep.brief import outputs
+from e1prep.brief.models import Brief, Rejected, Violation
+from e1prep.brief.render import render_markdown
+from e1prep.brief.safetext import TerminalSafeFormatter, md, terminal_safe
 from e1prep.cli import main
-from e1prep.models import Brief, Rejected, Violation
-from e1prep.render import render_markdown
-from e1prep.safetext import TerminalSafeFormatter, md, terminal_safe
 
 NOTE = "inbox/jay/2026-10-25-blogs-discovery.md"
 CARD = "organized/repo_cards/1-acme-widget.md"
@@ -141,7 +141,7 @@ def test_kill_9_while_writing_leaves_the_previous_json(kb: Path, tmp_path: Path)
     json_path.write_text("old json\n", encoding="utf-8")
     code = (
         "import os, signal, sys\n"
-        "from e1prep import outputs\n"
+        "from e1prep.brief import outputs\n"
         "real = os.replace\n"
         "outputs.os.replace = lambda *a: os.kill(os.getpid(), signal.SIGKILL)\n"
         "from e1prep.cli import main\n"
@@ -306,7 +306,7 @@ def test_stderr_records_are_one_line_without_control_characters() -> None:
 
 
 def test_md_comment_cannot_close_the_footer() -> None:
-    from e1prep.safetext import md_comment
+    from e1prep.brief.safetext import md_comment
 
     assert md_comment("-") == "-"
     assert "-->" not in md_comment("m --> <script>\n# x")

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from e1prep.identity import identify, may_be_known_as_a_lead
-from e1prep.models import EvidenceLevel, MaterialKind, MaterialStatus
-from e1prep.notes import note_items
+from e1prep.brief.models import EvidenceLevel, MaterialKind, MaterialStatus
 from e1prep.pipeline import living_document, load_kb
+from e1prep.read.identity import identify, may_be_known_as_a_lead
+from e1prep.read.notes import note_items
 
 ROOT = Path(__file__).resolve().parents[1]
 MANIFESTS = sorted(ROOT.glob("evals/golden/*/manifest.json")) + sorted(ROOT.glob("evals/heldout*/*/manifest.json"))

@@ -13,11 +13,11 @@ import pytest
 from conftest import EXAMPLE_MANIFEST
 from e1prep import cli, pipeline
 from e1prep.errors import Interrupted
+from e1prep.kb.loading import load_kb
 from e1prep.llm import backend
 from e1prep.llm.backend import LLMProducer, MaterialExtraction
 from e1prep.llm.client import CallStats
 from e1prep.llm.settings import LLMSettings
-from e1prep.loading import load_kb
 
 
 def test_progress_is_a_plain_line_per_material_when_stderr_is_not_a_terminal(

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from e1prep.invariance import LAYOUTS, NOTE_LAYOUTS, Signature, score, write_variants
+from e1prep.evals.invariance import LAYOUTS, NOTE_LAYOUTS, Signature, score, write_variants
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "evals" / "golden" / "2026-10-25-inference"
 URL = re.compile(r"https?://[^\s)|>]+")

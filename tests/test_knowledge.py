@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from e1prep.knowledge import arxiv_ids, parse_knowledge
+from e1prep.kb.knowledge import arxiv_ids, parse_knowledge
 
 DOC = """# inference 活文档
 
@@ -134,7 +134,7 @@ def test_the_arxiv_gate_finds_exactly_four_digits_a_dot_and_a_digit(text: str) -
     """The gate opens with the dot (for a fast scan) and holds exactly where ``\\d{4}\\.\\d`` does."""
     import re
 
-    from e1prep.knowledge import _ARXIV_DIGITS
+    from e1prep.kb.knowledge import _ARXIV_DIGITS
 
     assert bool(_ARXIV_DIGITS.search(text)) == bool(re.search(r"\d{4}\.\d", text))
 
@@ -148,7 +148,7 @@ def test_the_arxiv_gate_finds_exactly_four_digits_a_dot_and_a_digit(text: str) -
 )
 def test_arxiv_matches_are_the_patterns_own_matches(text: str) -> None:
     """Trying the pattern only four places before a qualifying dot finds exactly what finditer finds."""
-    from e1prep.knowledge import ARXIV_RE, arxiv_matches
+    from e1prep.kb.knowledge import ARXIV_RE, arxiv_matches
 
     assert [(m.span(), m.group(1)) for m in arxiv_matches(text)] == [
         (m.span(), m.group(1)) for m in ARXIV_RE.finditer(text)

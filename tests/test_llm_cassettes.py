@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 import yaml
 
-from e1prep import knowledge, loading
+from e1prep.brief.models import Contradiction, Increment, Refresh
+from e1prep.kb import knowledge, loading
 from e1prep.llm import cassettes
 from e1prep.llm.backend import LLMProducer, schema_sha256
 from e1prep.llm.prompts import chunk_material, default_prompts_dir, load_prompt
-from e1prep.models import Contradiction, Increment, Refresh
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "evals" / "golden"

@@ -24,12 +24,13 @@ from typing import Any
 
 import pytest
 
-from e1prep import knowledge, loading, models
-from e1prep.knowledge import KnowledgeDoc
+from e1prep.brief import models
+from e1prep.kb import knowledge, loading
+from e1prep.kb.knowledge import KnowledgeDoc
+from e1prep.kb.loading import KB
 from e1prep.llm.backend import LLMProducer
 from e1prep.llm.prompts import default_prompts_dir
 from e1prep.llm.settings import LLMSettings, load_settings
-from e1prep.loading import KB
 
 PROMPT_TOKENS = 100
 COMPLETION_TOKENS = 20

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from e1prep import knowledge, loading
+from e1prep.brief.models import MaterialKind, MaterialStatus
 from e1prep.errors import ConfigError
+from e1prep.kb import knowledge, loading
 from e1prep.llm import cassettes
 from e1prep.llm.backend import ExtractedItem, LLMProducer, MaterialExtraction, schema_sha256
 from e1prep.llm.cache import CacheKey, ExtractionCache
@@ -24,8 +25,7 @@ from e1prep.llm.prompts import (
     render,
 )
 from e1prep.llm.settings import LLMSettings, default_mode, load_settings
-from e1prep.models import MaterialKind, MaterialStatus
-from e1prep.producers import Producer
+from e1prep.produce.producer import Producer
 
 ROOT = Path(__file__).resolve().parents[1]
 CASE = ROOT / "evals" / "golden" / "2026-10-25-inference"

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import repo_card
+from e1prep.brief.models import MaterialStatus
 from e1prep.errors import ManifestError
-from e1prep.loading import load_kb, load_manifest, read_material, split_front_matter
-from e1prep.models import MaterialStatus
+from e1prep.kb.loading import load_kb, load_manifest, read_material, split_front_matter
 
 CARD = "organized/repo_cards/1-acme-widget.md"
 PAPER = "organized/paper_cards/2-2601-00001.md"
@@ -322,7 +322,7 @@ _YAML_PARTS = [
 @given(st.lists(st.sampled_from(_YAML_PARTS), max_size=10))
 def test_front_matter_parsed_by_libyaml_reads_as_the_pure_python_loader_reads_it(parts: list[str]) -> None:
     """Front matter ``_plain`` clears goes to libyaml; what comes back (data, notes, or the refusal) is the same."""
-    from e1prep import loading
+    from e1prep.kb import loading
 
     block = "\n".join(parts)
 
@@ -346,7 +346,7 @@ def test_front_matter_parsed_by_libyaml_reads_as_the_pure_python_loader_reads_it
 
 
 def test_front_matter_with_an_anchor_or_deep_nesting_never_reaches_libyaml() -> None:
-    from e1prep import loading
+    from e1prep.kb import loading
 
     assert loading._plain("repo: acme/widget\nstars: 12\n")
     assert not loading._plain("a: &x 1\nb: *x\n")

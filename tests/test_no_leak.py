@@ -13,9 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import EXAMPLE_MANIFEST, ROOT, MakeKB
-from e1prep.knowledge import KnowledgeDoc
-from e1prep.loading import KB, load_kb
-from e1prep.models import (
+from e1prep.brief.models import (
     Brief,
     Contradiction,
     ContradictionKind,
@@ -24,11 +22,13 @@ from e1prep.models import (
     NumberCitation,
     SourceRef,
 )
-from e1prep.notes import note_items
+from e1prep.brief.render import render_markdown
+from e1prep.kb.knowledge import KnowledgeDoc
+from e1prep.kb.loading import KB, load_kb
 from e1prep.pipeline import draft_brief, living_document
-from e1prep.producers import Production
-from e1prep.render import render_markdown
-from e1prep.verify import Verifier
+from e1prep.produce.producer import Production
+from e1prep.read.notes import note_items
+from e1prep.verify.verifier import Verifier
 
 GOLDEN = ROOT / "evals" / "golden"
 CASSETTES = ROOT / "tests" / "cassettes" / "llm"
@@ -288,7 +288,7 @@ def test_a_bare_status_code_still_reads_as_an_access_problem(make_kb: MakeKB, sa
 def test_a_status_code_before_a_measure_stays_a_status(line: str) -> None:
     """``403 ms`` may be a latency, ``401 s`` a duration: in doubt, the page was not read (only a count
     or a price is read as what it counts). A property test once inserted ``401`` into a URL this way."""
-    from e1prep import markers
+    from e1prep.read import markers
 
     assert markers.line_level(line) is not None
 

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from e1prep import notes
-from e1prep.models import EvidenceLevel
-from e1prep.notes import item_date, item_evidence, item_names, line_evidence, split_note
+from e1prep.brief.models import EvidenceLevel
+from e1prep.read import notes
+from e1prep.read.notes import item_date, item_evidence, item_names, line_evidence, split_note
 
 P = "inbox/jay/2026-10-25-blogs-discovery.md"
 

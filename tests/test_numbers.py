@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from e1prep import numbers
-from e1prep.numbers import line_cores, normalize, number_cores, occurs_in
+from e1prep.read import numbers
+from e1prep.read.numbers import line_cores, normalize, number_cores, occurs_in
 
 CORPUS = Path(__file__).parent / "data" / "number_corpus.jsonl"
 ROWS = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]

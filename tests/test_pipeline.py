@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from e1prep.models import Contradiction, ContradictionKind, EvidenceLevel, NumberCitation, SourceRef
+from e1prep.brief.models import Contradiction, ContradictionKind, EvidenceLevel, NumberCitation, SourceRef
 from e1prep.pipeline import merge
 
 
@@ -41,8 +41,8 @@ def test_a_draft_leaves_no_cycles_and_the_collector_as_it_was() -> None:
     import gc
 
     from conftest import EXAMPLE_MANIFEST
+    from e1prep.brief.render import render_markdown
     from e1prep.pipeline import draft_brief
-    from e1prep.render import render_markdown
 
     assert gc.isenabled()
     gc.collect()

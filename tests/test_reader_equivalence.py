@@ -14,9 +14,9 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from e1prep import evidence, markers, notes
-from e1prep.markers import LOWERING_KINDS, RANK, find, strictest, strip_urls
-from e1prep.models import EvidenceLevel
+from e1prep.brief.models import EvidenceLevel
+from e1prep.read import evidence, markers, notes
+from e1prep.read.markers import LOWERING_KINDS, RANK, find, strictest, strip_urls
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -400,7 +400,7 @@ def test_real_remarks_read_as_before() -> None:
 
 
 def test_an_items_arxiv_ids_are_found_behind_the_dot_gate() -> None:
-    from e1prep.knowledge import ARXIV_ID, ARXIV_RE, arxiv_ids
+    from e1prep.kb.knowledge import ARXIV_ID, ARXIV_RE, arxiv_ids
 
     assert ARXIV_ID.startswith(r"\d{2}(?:0[1-9]|1[0-2])\.\d")  # every id: a dot before a digit
     assert f"({ARXIV_ID})" in ARXIV_RE.pattern
@@ -420,7 +420,7 @@ def test_an_unstated_reading_has_no_remark() -> None:
 def test_a_source_is_guarded_as_its_compiled_pattern() -> None:
     import tomllib
 
-    from e1prep.regexgate import guarded
+    from e1prep.text.regexgate import guarded
 
     raw = (ROOT / "src/e1prep/data/markers.toml").read_text(encoding="utf-8")
     sources = ["|".join(f"(?:{rx})" for rx in row["regex"]) for row in tomllib.loads(raw)["pattern"]]
@@ -433,7 +433,7 @@ def test_a_source_is_guarded_as_its_compiled_pattern() -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(["says", "SAYS", "ſays", "told", " told", "İ", "x", " "]) | st.text(max_size=3)))
 def test_a_gate_opens_by_source_as_by_pattern_and_never_closes_a_match(parts: list[str]) -> None:
-    from e1prep.regexgate import Gates, Source
+    from e1prep.text.regexgate import Gates, Source
 
     text = "".join(parts)
     patterns = [re.compile(r"\w+ says"), re.compile(r"told|says", re.I), re.compile("İx")]
@@ -664,7 +664,7 @@ def test_strictest_of_two_is_what_min_gives() -> None:
 def test_a_manifest_date_is_read_once_and_the_manifest_stays_equal(tmp_path: Path) -> None:
     import dataclasses
 
-    from e1prep.loading import Manifest
+    from e1prep.kb.loading import Manifest
 
     m = Manifest(tmp_path, "job", "2026-10-25T20:00:00+08:00", ())
     before = dataclasses.asdict(m)

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from e1prep import markers, numbers
-from e1prep.regexgate import Gates, guarded, required_literals
+from e1prep.read import markers, numbers
+from e1prep.text.regexgate import Gates, guarded, required_literals
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from e1prep.models import EvidenceLevel
-from e1prep.remark_oracle import read_level, score
+from e1prep.brief.models import EvidenceLevel
+from e1prep.evals.remark_oracle import read_level, score
 
 ORACLE = Path(__file__).resolve().parents[1] / "evals" / "remarks" / "oracle.jsonl"
 

@@ -6,10 +6,10 @@ import json
 import re
 
 from conftest import EXAMPLE_MANIFEST
+from e1prep.brief.render import render_markdown
+from e1prep.brief.safetext import md
 from e1prep.pipeline import apply_verification
-from e1prep.render import render_markdown
-from e1prep.safetext import md
-from e1prep.verify import Verifier
+from e1prep.verify.verifier import Verifier
 
 MATERIALS = json.loads(EXAMPLE_MANIFEST.read_text(encoding="utf-8"))["items"][0]["materials"]
 

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from conftest import BLOGS, EXAMPLE_MANIFEST
-from e1prep.models import EvidenceLevel, MaterialStatus
-from e1prep.numbers import normalize, occurs_in
+from e1prep.brief.models import EvidenceLevel, MaterialStatus
+from e1prep.read.numbers import normalize, occurs_in
 
 MATERIALS = json.loads(EXAMPLE_MANIFEST.read_text(encoding="utf-8"))["items"][0]["materials"]
 REFRESHED = ("rec", "Rapid-MLX", "flare", "EAGLE-4", "Lore-Hex")  # the names the issue and the seed use
@@ -73,7 +73,7 @@ def test_vendor_numbers_not_in_points(example_brief, vendor_number: str) -> None
 
 
 def test_brief_has_no_rejected_objects(example_brief, example_kb) -> None:
-    from e1prep.verify import Verifier
+    from e1prep.verify.verifier import Verifier
 
     assert example_brief.rejected == []
     kb, doc = example_kb

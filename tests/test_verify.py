@@ -7,9 +7,9 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from conftest import BLOGS
-from e1prep.models import Brief, DocHits, EvidenceLevel, NumberCitation, SourceEntry, SourceRef
-from e1prep.numbers import normalize, occurs_in
-from e1prep.verify import RULES, Verifier
+from e1prep.brief.models import Brief, DocHits, EvidenceLevel, NumberCitation, SourceEntry, SourceRef
+from e1prep.read.numbers import normalize, occurs_in
+from e1prep.verify.verifier import RULES, Verifier
 
 
 @pytest.fixture(scope="module")
@@ -21,7 +21,7 @@ def verifier(example_kb_module):
 @pytest.fixture(scope="module")
 def example_kb_module():
     from conftest import EXAMPLE_MANIFEST
-    from e1prep.loading import load_kb
+    from e1prep.kb.loading import load_kb
     from e1prep.pipeline import living_document
 
     kb = load_kb(EXAMPLE_MANIFEST)
@@ -249,7 +249,7 @@ def test_changing_one_digit_of_a_citation_is_caught(verifier, example_brief, dat
 
 
 def test_object_level_is_re_derived_from_its_source_item_whoever_produced_it(verifier, brief) -> None:
-    from e1prep.models import Increment
+    from e1prep.brief.models import Increment
 
     # the note marks this item summary-only; a model (or an edited JSON) says verified
     forged = Increment(
@@ -273,8 +273,8 @@ def test_object_level_is_re_derived_from_its_source_item_whoever_produced_it(ver
 
 
 def _material_facts(text: str):
-    from e1prep.loading import Material, MaterialKind, MaterialStatus
-    from e1prep.verify import MaterialFacts
+    from e1prep.kb.loading import Material, MaterialKind, MaterialStatus
+    from e1prep.verify.verifier import MaterialFacts
 
     m = Material(path="inbox/x/n.md", kind=MaterialKind.other, status=MaterialStatus.read, text=text)
     return MaterialFacts.build(m)
@@ -284,7 +284,7 @@ def _material_facts(text: str):
 @given(st.lists(st.text(alphabet="0123456789,. \t０１-—xab\n\r\x85\u2028", max_size=12), min_size=1, max_size=30))
 def test_the_numeral_index_finds_exactly_the_lines_a_numeral_stands_on(lines: list[str]) -> None:
     """The packed hash index gives, for every numeral, exactly the lines a per-line reading gives."""
-    from e1prep.numbers import line_cores, normalize_line
+    from e1prep.read.numbers import line_cores, normalize_line
 
     text = "\n".join(lines)
     facts = _material_facts(text)
@@ -302,7 +302,7 @@ def test_the_numeral_index_finds_exactly_the_lines_a_numeral_stands_on(lines: li
 
 def test_names_are_found_across_the_windows_a_large_text_is_searched_in(monkeypatch) -> None:
     """A name that straddles two search windows is found, and a name that is absent is not."""
-    import e1prep.verify as verify
+    import e1prep.verify.verifier as verify
 
     monkeypatch.setattr(verify, "_WINDOW", 16)
     text = "\n".join(f"line {n} filler text" for n in range(40)) + "\nthe DeepInfer stack\n"
@@ -316,7 +316,7 @@ def test_names_are_found_across_the_windows_a_large_text_is_searched_in(monkeypa
 
 def test_the_folded_text_is_the_normalised_text_case_folded(monkeypatch) -> None:
     """Folded a few lines at a time, it is what folding the whole normalised text gives (ß, Σ, İ too)."""
-    import e1prep.verify as verify
+    import e1prep.verify.verifier as verify
 
     monkeypatch.setattr(verify, "_FOLD_LINES", 2)
     facts = _material_facts("Straße ΣΊΣΥΦΟΣ\nİstanbul DeepInfer\n\nﬁle ＡＢＣ １２\nlast")
@@ -337,7 +337,7 @@ def test_the_folded_text_is_the_normalised_text_case_folded(monkeypatch) -> None
 def test_number_lookups_are_exact_even_when_every_hash_collides(monkeypatch, lines, needles, collide) -> None:
     """``contains``, ``level_of`` and ``has_line`` give what a plain per-line reading gives; with every
     hash made equal (each line then filed under every key), the answers do not change."""
-    import e1prep.verify as verify
+    import e1prep.verify.verifier as verify
 
     with monkeypatch.context() as patch:  # one example's patch must not outlive it
         if collide:
@@ -346,7 +346,7 @@ def test_number_lookups_are_exact_even_when_every_hash_collides(monkeypatch, lin
 
 
 def _check_number_lookups(lines: list[str], needles: list[str]) -> None:
-    from e1prep.numbers import line_cores, number_cores
+    from e1prep.read.numbers import line_cores, number_cores
 
     facts = _material_facts("\n".join(lines))
     norm = facts.normalized_lines()
@@ -368,7 +368,7 @@ def _check_number_lookups(lines: list[str], needles: list[str]) -> None:
 
 def _plain_level_of(facts, norm: list[str], number: str):
     """``MaterialFacts.level_of`` without a line, over the exact lines its numeral stands on."""
-    from e1prep.numbers import line_cores, number_cores
+    from e1prep.read.numbers import line_cores, number_cores
 
     cores = number_cores(number)
     if not cores:
@@ -390,8 +390,8 @@ def _plain_level_of(facts, norm: list[str], number: str):
 def test_urls_are_looked_up_exactly_through_their_index(example_kb_module, monkeypatch, collide: bool) -> None:
     """Every URL of the materials is a token; a URL cut short, or longer, is not (with every hash
     made equal too: each hit is matched again where it stands)."""
-    import e1prep.verify as verify
-    from e1prep.notes import URL_RE
+    import e1prep.verify.verifier as verify
+    from e1prep.read.notes import URL_RE
 
     if collide:
         monkeypatch.setattr(verify, "_hash_key", lambda text: 0)
@@ -410,7 +410,7 @@ def test_urls_are_looked_up_exactly_through_their_index(example_kb_module, monke
 @example("「a」 12 命中")
 def test_hit_claims_are_found_as_the_whole_pattern_finds_them(text: str) -> None:
     """The cheap route (no ``=``: the quoted form alone) finds exactly the full pattern's matches."""
-    from e1prep.verify import _HIT_CLAIM, _hit_claim_matches
+    from e1prep.verify.verifier import _HIT_CLAIM, _hit_claim_matches
 
     full = [(m.span(), m.groups()[:2]) for m in _HIT_CLAIM.finditer(text)] if "命中" in text else []
     assert [(m.span(), m.groups()[:2]) for m in _hit_claim_matches(text)] == full

@@ -13,9 +13,9 @@ import json
 import logging
 from pathlib import Path
 
-from e1prep.markers import RANK
-from e1prep.models import EvidenceLevel
-from e1prep.notes import NoteItem, split_note
+from e1prep.brief.models import EvidenceLevel
+from e1prep.read.markers import RANK
+from e1prep.read.notes import NoteItem, split_note
 
 HERE = Path(__file__).resolve().parent
 log = logging.getLogger("heldout-levels")

@@ -17,7 +17,7 @@ import json
 import logging
 from pathlib import Path
 
-from e1prep.notes import split_note
+from e1prep.read.notes import split_note
 
 HERE = Path(__file__).resolve().parent
 log = logging.getLogger("heldout-status")

@@ -6,25 +6,25 @@ from ._version import __version__
 from .errors import E1PrepError, InputError, ManifestError
 
 if TYPE_CHECKING:
-    from .models import Anchor, Brief, Contradiction, EvidenceLevel, Increment, Refresh
+    from .brief.models import Anchor, Brief, Contradiction, EvidenceLevel, Increment, Refresh
+    from .brief.render import Lang, render_markdown
     from .pipeline import draft_brief, verify_brief
-    from .render import Lang, render_markdown
-    from .verify import Report, Verifier
+    from .verify.verifier import Report, Verifier
 
 #: public names imported on first use, so that ``e1prep --help`` pays for none of them
 _LAZY = {
-    "Anchor": "models",
-    "Brief": "models",
-    "Contradiction": "models",
-    "EvidenceLevel": "models",
-    "Increment": "models",
-    "Refresh": "models",
+    "Anchor": "brief.models",
+    "Brief": "brief.models",
+    "Contradiction": "brief.models",
+    "EvidenceLevel": "brief.models",
+    "Increment": "brief.models",
+    "Refresh": "brief.models",
     "draft_brief": "pipeline",
     "verify_brief": "pipeline",
-    "Lang": "render",
-    "render_markdown": "render",
-    "Report": "verify",
-    "Verifier": "verify",
+    "Lang": "brief.render",
+    "render_markdown": "brief.render",
+    "Report": "verify.verifier",
+    "Verifier": "verify.verifier",
 }
 
 

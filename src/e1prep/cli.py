@@ -14,14 +14,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ._version import __version__
+from .brief.outputs import Target, check_targets, write_all
+from .brief.safetext import TerminalSafeFormatter, terminal_safe
 from .errors import E1PrepError, InputError, Interrupted
-from .outputs import Target, check_targets, write_all
-from .safetext import TerminalSafeFormatter, terminal_safe
 
 if TYPE_CHECKING:
+    from .brief.models import Brief
     from .llm.settings import LLMSettings
-    from .models import Brief
-    from .producers import Producer
+    from .produce.producer import Producer
 
 log = logging.getLogger("e1prep")
 LOG_FORMAT = "e1prep: %(levelname)s: %(message)s"
@@ -192,9 +192,9 @@ def _llm_producer(args: argparse.Namespace, settings: LLMSettings | None = None)
 
 
 def _draft(args: argparse.Namespace) -> int:
-    from .models import MaterialStatus
+    from .brief.models import MaterialStatus
+    from .brief.render import render_markdown
     from .pipeline import draft_brief
-    from .render import render_markdown
 
     started = time.perf_counter()
     targets = _output_targets(args)
@@ -308,7 +308,7 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _lint(args: argparse.Namespace) -> int:
-    from .lint import lint_file
+    from .verify.lint import lint_file
 
     findings = lint_file(args.brief)
     for f in findings:
@@ -318,7 +318,7 @@ def _lint(args: argparse.Namespace) -> int:
 
 
 def _schema(args: argparse.Namespace) -> int:
-    from .schema import drift, dumps, generate, schema_dir, write_all
+    from .brief.schema import drift, dumps, generate, schema_dir, write_all
 
     if args.check:
         stale = drift(Path(args.out) if args.out else None)
@@ -338,7 +338,7 @@ def _schema(args: argparse.Namespace) -> int:
 
 
 def _eval(args: argparse.Namespace) -> int:
-    from .evals import run_cli
+    from .evals.runner import run_cli
 
     return run_cli(args)
 

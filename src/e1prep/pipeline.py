@@ -11,12 +11,7 @@ from pathlib import Path
 from typing import Any, Protocol, Self, TypeVar
 
 from ._version import __version__
-from .checks import detect_all
-from .errors import InputError, Interrupted
-from .grouping import group_contradictions, group_excluded
-from .knowledge import KnowledgeDoc, arxiv_ids, parse_knowledge
-from .loading import KB, load_kb
-from .models import (
+from .brief.models import (
     Action,
     Anchor,
     Baseline,
@@ -37,10 +32,15 @@ from .models import (
     SourceEntry,
     field_or,
 )
-from .notes import note_items
-from .producers import Producer, Production
-from .rules import RulesProducer
-from .verify import Report, Verifier
+from .check.detectors import detect_all
+from .check.grouping import group_contradictions, group_excluded
+from .errors import InputError, Interrupted
+from .kb.knowledge import KnowledgeDoc, arxiv_ids, parse_knowledge
+from .kb.loading import KB, load_kb
+from .produce.producer import Producer, Production
+from .produce.rules import RulesProducer
+from .read.notes import note_items
+from .verify.verifier import Report, Verifier
 
 log = logging.getLogger(__name__)
 #: stage and per-material progress, shown by the command line on stderr
@@ -172,7 +172,7 @@ def verify_brief(
         ManifestError: the manifest cannot be used.
     """
     if not isinstance(brief, Brief):
-        from .schema import load_brief
+        from .brief.schema import load_brief
 
         brief = load_brief(brief)
     loaded = load_kb(manifest, kb, item)

@@ -19,10 +19,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from ..errors import ConfigError
-from ..knowledge import KnowledgeDoc
-from ..loading import KB, Material
-from ..models import (
+from ..brief.models import (
     Contradiction,
     ContradictionKind,
     EvidenceLevel,
@@ -34,8 +31,11 @@ from ..models import (
     SourceRef,
     Usage,
 )
-from ..numbers import normalize, parse_value
-from ..producers import Production
+from ..errors import ConfigError
+from ..kb.knowledge import KnowledgeDoc
+from ..kb.loading import KB, Material
+from ..produce.producer import Production
+from ..read.numbers import normalize, parse_value
 from .cache import CacheKey, ExtractionCache
 from .client import CallStats, ExtractionFailed, LLMClient
 from .prompts import Chunk, Prompt, chunk_items, chunk_material, load_prompt, render

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import models
+from ..brief import models
 
 log = logging.getLogger(__name__)
 

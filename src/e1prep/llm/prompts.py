@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .._resources import package_dir
+from ..brief.models import EVIDENCE_LABELS, EvidenceLevel, MaterialKind
 from ..errors import ConfigError
-from ..knowledge import KnowledgeDoc, Section, arxiv_ids
-from ..loading import Material, split_front_matter
-from ..models import EVIDENCE_LABELS, EvidenceLevel, MaterialKind
-from ..notes import NoteItem, item_names, note_items
+from ..kb.knowledge import KnowledgeDoc, Section, arxiv_ids
+from ..kb.loading import Material, split_front_matter
+from ..read.notes import NoteItem, item_names, note_items
 
 PLACEHOLDERS = frozenset(
     {"topic", "date", "path", "kind", "part", "evidence_table", "facts", "doc_context", "material"}

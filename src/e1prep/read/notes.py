@@ -7,14 +7,14 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from ..brief.models import EvidenceLevel
+from ..kb.knowledge import arxiv_ids
+from ..kb.loading import Material
+from ..text.lexicon import lexicon
+from ..text.naming import github_repo
+from ..text.regexgate import guarded
 from . import evidence as _ev
 from . import markers
-from .knowledge import arxiv_ids
-from .lexicon import lexicon
-from .loading import Material
-from .models import EvidenceLevel
-from .naming import github_repo
-from .regexgate import guarded
 
 URL_RE = re.compile(r"https?://[^\s<>()\[\]（）【】\"'`，。；、|]+")
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
@@ -51,8 +51,8 @@ _TABLE_ROW = re.compile(r"^\s*\|(.+)\|\s*$")
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _TOP_BULLET = re.compile(r"^[-*+]\s+(.+)$")
 
-# The words of evidence remarks are in one table, ``data/markers.toml`` (see e1prep.markers); the
-# graded reading of an item is e1prep.evidence.
+# The words of evidence remarks are in one table, ``data/markers.toml`` (see e1prep.read.markers); the
+# graded reading of an item is e1prep.read.evidence.
 
 
 @dataclass(slots=True)
@@ -131,7 +131,7 @@ def blocks(text: str) -> list[tuple[int, str]]:
 def item_evidence(text: str, ctx: _ev.NoteContext | None = None) -> tuple[EvidenceLevel, str, str | None]:
     """(level, the words that decided it, access problem) for an item, by the graded reading.
 
-    The most restrictive statement wins (see e1prep.evidence); the level is then capped by the
+    The most restrictive statement wins (see e1prep.read.evidence); the level is then capped by the
     verifier's plain rule, so that the rules never claim a level the verifier would refuse.
     """
     reading = read_evidence(text, ctx)
@@ -148,7 +148,7 @@ def read_evidence(
 ) -> _ev.Reading:
     """The graded reading of an item, capped by the verifier's plain rule (:func:`markers.plain_quotable`).
 
-    ``legend_free``: no line of ``text`` is a legend line (see :func:`e1prep.evidence.read_item`).
+    ``legend_free``: no line of ``text`` is a legend line (see :func:`e1prep.read.evidence.read_item`).
     """
     reading = _ev.read_item(text, ctx, number, check_cell, legend_free=legend_free)
     if reading.level is EvidenceLevel.verified:

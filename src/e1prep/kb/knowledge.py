@@ -7,8 +7,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from .models import DocHits
-from .regexgate import guarded
+from ..brief.models import DocHits
+from ..text.regexgate import guarded
 
 ARXIV_ID = r"\d{2}(?:0[1-9]|1[0-2])\.\d{4,5}"
 #: an arXiv id: with an ``arXiv:`` prefix, in an arxiv.org URL, or bare (checked for a real month);

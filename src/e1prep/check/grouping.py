@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Generic, NamedTuple, Protocol, TypeVar
 
-from .markers import strictest
-from .models import Contradiction, ContradictionKind, EvidenceLevel, Excluded
+from ..brief.models import Contradiction, ContradictionKind, EvidenceLevel, Excluded
+from ..read.markers import strictest
 
 #: this many items of one kind from one material (or more) become one grouped line (the golden
 #: cases, like the hand-written briefs, list up to 7 per material one by one)

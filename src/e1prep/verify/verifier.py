@@ -17,11 +17,7 @@ from typing import Any
 
 import ahocorasick
 
-from .knowledge import ARXIV_RE, KnowledgeDoc, arxiv_ids, occurrences
-from .loading import KB, Material
-from .markers import RANK as _RANK
-from .markers import line_level, plain_level
-from .models import (
+from ..brief.models import (
     Anchor,
     Brief,
     Contradiction,
@@ -36,9 +32,13 @@ from .models import (
     Violation,
     field_or,
 )
-from .notes import URL_RE, NoteItem, blocks, note_items
-from .numbers import line_cores, normalize, normalize_line, number_cores, occurs_in, scan
-from .regexgate import guarded
+from ..kb.knowledge import ARXIV_RE, KnowledgeDoc, arxiv_ids, occurrences
+from ..kb.loading import KB, Material
+from ..read.markers import RANK as _RANK
+from ..read.markers import line_level, plain_level
+from ..read.notes import URL_RE, NoteItem, blocks, note_items
+from ..read.numbers import line_cores, normalize, normalize_line, number_cores, occurs_in, scan
+from ..text.regexgate import guarded
 
 RULES: dict[str, str] = {
     "quantity-uncited": "every quantity in an object's text is bound to a number citation",

@@ -6,11 +6,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import markers
-from .errors import InputError
-from .loading import decode
-from .models import EVIDENCE_LABELS, EvidenceLevel
-from .numbers import scan
+from ..brief.models import EVIDENCE_LABELS, EvidenceLevel
+from ..errors import InputError
+from ..kb.loading import decode
+from ..read import markers
+from ..read.numbers import scan
 
 EVIDENCE_MARKERS: tuple[str, ...] = (
     *EVIDENCE_LABELS.values(),

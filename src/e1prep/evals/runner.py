@@ -14,13 +14,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import InputError
-from .golden import ExpectedContradiction, ExpectedObject, GoldenCase, load_golden
-from .models import Brief
-from .naming import norm_name
-from .numbers import normalize, occurs_in
-from .pipeline import draft_brief
-from .producers import Producer
+from ..brief.golden import ExpectedContradiction, ExpectedObject, GoldenCase, load_golden
+from ..brief.models import Brief
+from ..errors import InputError
+from ..pipeline import draft_brief
+from ..produce.producer import Producer
+from ..read.numbers import normalize, occurs_in
+from ..text.naming import norm_name
 
 if TYPE_CHECKING:
     from .invariance import InvarianceResult
@@ -220,10 +220,10 @@ def llm_factory(cassette_dir: Path) -> ProducerFactory:
 
     Raises ``ConfigError`` naming the extra when the model stack or vcrpy is not installed.
     """
-    from .llm import require_stack
+    from ..llm import require_stack
 
     require_stack()
-    from .llm.evalreplay import replay_producer
+    from ..llm.evalreplay import replay_producer
 
     return lambda case: replay_producer(case, cassette_dir)
 
@@ -307,7 +307,7 @@ def table(results: list[CaseResult], figures: dict[str, Any]) -> str:
 
 
 def _layout_invariance(golden_dir: Path, work: str | None) -> InvarianceResult:
-    """Draft every golden case re-rendered in other layouts (e1prep.invariance) and compare."""
+    """Draft every golden case re-rendered in other layouts (e1prep.evals.invariance) and compare."""
     import tempfile
 
     from .invariance import score as score_layouts

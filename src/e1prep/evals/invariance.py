@@ -22,12 +22,12 @@ from typing import Any
 
 import yaml
 
-from .evidence import LEGEND_LINE, REMARK_LINE
-from .loading import Material, load_kb
-from .models import Brief, MaterialKind, MaterialStatus
-from .naming import norm_name
-from .notes import URL_RE, NoteItem, note_items
-from .pipeline import draft_brief
+from ..brief.models import Brief, MaterialKind, MaterialStatus
+from ..kb.loading import Material, load_kb
+from ..pipeline import draft_brief
+from ..read.evidence import LEGEND_LINE, REMARK_LINE
+from ..read.notes import URL_RE, NoteItem, note_items
+from ..text.naming import norm_name
 
 #: signs for the legend variant: one per distinct check remark of a note
 _SIGNS = "●◐○✕◆◇■□▲△▼▽★☆♦♢"

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Literal
 
-from .regexgate import guarded
+from ..text.regexgate import guarded
 
 Kind = Literal["quantity", "identifier"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal
 
-from .errors import ConfigError
+from ..errors import ConfigError
 from .models import EVIDENCE_LABELS_EN, Brief, EvidenceLevel, Excluded
 from .safetext import md, md_comment
 

@@ -14,10 +14,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import evidence
-from .errors import InputError
-from .models import EvidenceLevel
-from .notes import read_evidence
+from ..brief.models import EvidenceLevel
+from ..errors import InputError
+from ..read import evidence
+from ..read.notes import read_evidence
 
 LEVELS = [level.value for level in EvidenceLevel]
 _LABELLED = ("核查", "check", "evidence", "status", "verification")

@@ -10,8 +10,8 @@ from typing import Any
 import jsonschema
 from pydantic import BaseModel, ValidationError
 
-from ._resources import package_dir
-from .errors import InputError
+from .._resources import package_dir
+from ..errors import InputError
 from .golden import GoldenCase
 from .models import Brief
 

@@ -3,7 +3,7 @@
 The rules backend and the detectors ask this module, so a key and a known / new decision are never
 made twice in two ways (the model prompt's facts still name items through ``notes.item_names``:
 changing them re-records every cassette). The subject comes from
-:mod:`e1prep.subjects`; "known" is searched in the living document by name, and by strong identity
+:mod:`e1prep.read.subjects`; "known" is searched in the living document by name, and by strong identity
 (the same URL, the repository root, the item's own arXiv id).
 """
 
@@ -14,10 +14,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import chain
 
+from ..brief.models import DocHits, EvidenceLevel
+from ..kb.knowledge import KnowledgeDoc, occurrences
+from ..text.naming import github_repo
 from . import subjects
-from .knowledge import KnowledgeDoc, occurrences
-from .models import DocHits, EvidenceLevel
-from .naming import github_repo
 from .notes import MD_LINK, NoteItem, said_known
 
 #: candidates within this score of the best one are comparable subjects

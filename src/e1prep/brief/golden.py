@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .errors import InputError
+from ..errors import InputError
 from .models import ContradictionKind, EvidenceLevel
 
 

@@ -15,9 +15,9 @@ from typing import Any
 
 import yaml
 
-from .errors import ManifestError
-from .lexicon import lexicon
-from .models import MaterialKind, MaterialStatus
+from ..brief.models import MaterialKind, MaterialStatus
+from ..errors import ManifestError
+from ..text.lexicon import lexicon
 
 log = logging.getLogger(__name__)
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from .knowledge import KnowledgeDoc
-from .loading import KB
-from .models import Contradiction, Excluded, Increment, Refresh, Usage
+from ..brief.models import Contradiction, Excluded, Increment, Refresh, Usage
+from ..kb.knowledge import KnowledgeDoc
+from ..kb.loading import KB
 
 
 @dataclass

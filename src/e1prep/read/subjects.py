@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import urlparse
 
-from .lexicon import lexicon
-from .naming import github_ref
+from ..text.lexicon import lexicon
+from ..text.naming import github_ref
 from .notes import MD_LINK
 
 _CJK = "\u3400-\u9fff"

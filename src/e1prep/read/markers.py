@@ -2,7 +2,7 @@
 
 The table is the only place where the words of an evidence remark are listed: literal phrases
 (``[[marker]]`` rows) and shapes of words (``[[pattern]]`` rows). Two readers use it: the graded
-reader in :mod:`e1prep.evidence` (the rules backend's level of an item), and the deliberately simple
+reader in :mod:`e1prep.read.evidence` (the rules backend's level of an item), and the deliberately simple
 :func:`plain_quotable` here (the verifier's own rule), which knows no scopes or clauses: an item's
 numbers are quotable only when the item states an unhedged full read and no limitation, hedge or
 relayed check anywhere (a legend symbol counts as exactly the words the note's legend gives it).
@@ -18,9 +18,9 @@ from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
-from .models import EvidenceLevel
+from ..brief.models import EvidenceLevel
+from ..text.regexgate import Gates, Source, guarded
 from .numbers import scan
-from .regexgate import Gates, Source, guarded
 
 #: kinds of markers, as the table names them
 POSITIVE_KINDS = frozenset({"full", "partial"})

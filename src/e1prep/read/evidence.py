@@ -1,6 +1,6 @@
 """A graded, conservative reading of what a note states about how far an item was checked.
 
-Every word comes from the marker table (``data/markers.toml`` through :mod:`e1prep.markers`).
+Every word comes from the marker table (``data/markers.toml`` through :mod:`e1prep.read.markers`).
 The reading never takes the first marker: each statement gives a level and the most restrictive
 one wins.
 
@@ -26,10 +26,10 @@ import functools
 import re
 from dataclasses import dataclass, field
 
-from .lexicon import lexicon
+from ..brief.models import EvidenceLevel
+from ..text.lexicon import lexicon
+from ..text.regexgate import guarded
 from .markers import LOWERING_KINDS, RANK, Hit, find, in_quotes, negated, strictest, strip_urls
-from .models import EvidenceLevel
-from .regexgate import guarded
 
 
 def _alternation(words: tuple[str, ...]) -> str:

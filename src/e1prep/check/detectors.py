@@ -12,12 +12,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .grouping import GROUP_MIN, Registration, group_contradictions
-from .identity import short_title
-from .knowledge import KnowledgeDoc, occurrences
-from .loading import KB, Material, card_field_line, card_repo, card_section
-from .markers import RANK
-from .models import (
+from ..brief.models import (
     Contradiction,
     ContradictionKind,
     CountChange,
@@ -28,10 +23,15 @@ from .models import (
     Refresh,
     SourceRef,
 )
-from .notes import NoteItem, blocks, is_stale, line_evidence, note_items
-from .numbers import parse_value, quantities
-from .regexgate import guarded
-from .textindex import terms
+from ..kb.knowledge import KnowledgeDoc, occurrences
+from ..kb.loading import KB, Material, card_field_line, card_repo, card_section
+from ..read.identity import short_title
+from ..read.markers import RANK
+from ..read.notes import NoteItem, blocks, is_stale, line_evidence, note_items
+from ..read.numbers import parse_value, quantities
+from ..text.regexgate import guarded
+from ..text.textindex import terms
+from .grouping import GROUP_MIN, Registration, group_contradictions
 
 CARD_SECTIONS_MIN_OVERLAP = 0.0  # overlap alone is no signal across languages; the kind clash decides
 

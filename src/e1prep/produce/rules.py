@@ -13,14 +13,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from . import markers
-from .checks import display_name, doc_counts
-from .grouping import ExclusionGroups
-from .identity import identify, may_be_known_as_a_lead
-from .knowledge import KnowledgeDoc
-from .lexicon import lexicon
-from .loading import KB, Material, card_field_line, card_repo, card_section
-from .models import (
+from ..brief.models import (
     DocHits,
     EvidenceLevel,
     Increment,
@@ -30,19 +23,17 @@ from .models import (
     Refresh,
     SourceRef,
 )
-from .notes import (
-    MD_LINK,
-    NoteItem,
-    blocks,
-    index_only,
-    is_stale,
-    line_evidence,
-    note_items,
-    off_topic,
-)
-from .numbers import NumberToken, parse_value, quantities
-from .producers import Production
-from .textindex import term_set, terms
+from ..check.detectors import display_name, doc_counts
+from ..check.grouping import ExclusionGroups
+from ..kb.knowledge import KnowledgeDoc
+from ..kb.loading import KB, Material, card_field_line, card_repo, card_section
+from ..read import markers
+from ..read.identity import identify, may_be_known_as_a_lead
+from ..read.notes import MD_LINK, NoteItem, blocks, index_only, is_stale, line_evidence, note_items, off_topic
+from ..read.numbers import NumberToken, parse_value, quantities
+from ..text.lexicon import lexicon
+from ..text.textindex import term_set, terms
+from .producer import Production
 
 log = logging.getLogger(__name__)
 

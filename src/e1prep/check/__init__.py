@@ -1,0 +1,1 @@
+"""Cross-document detectors (counts, conflicts, anchors) and the grouping of bulk registrations."""

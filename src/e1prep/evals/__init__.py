@@ -1,0 +1,1 @@
+"""The golden evals: the runner, layout invariance, and the remark oracle."""
