@@ -15,7 +15,7 @@ from e1prep.kb.loading import Material
 from e1prep.read import markers
 from e1prep.read.evidence import parse_legend, range_statements, read_item, read_remark
 from e1prep.read.notes import split_note
-from e1prep.verify.verifier import MaterialFacts
+from e1prep.verify.facts import MaterialFacts
 
 P = "inbox/x/2026-11-10-note.md"
 

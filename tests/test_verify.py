@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 from conftest import BLOGS
 from e1prep.brief.models import Brief, DocHits, EvidenceLevel, NumberCitation, SourceEntry, SourceRef
 from e1prep.read.numbers import normalize, occurs_in
-from e1prep.verify.verifier import RULES, Verifier
+from e1prep.verify.report import RULES
+from e1prep.verify.verifier import Verifier
 
 
 @pytest.fixture(scope="module")
@@ -274,7 +275,7 @@ def test_object_level_is_re_derived_from_its_source_item_whoever_produced_it(ver
 
 def _material_facts(text: str):
     from e1prep.kb.loading import Material, MaterialKind, MaterialStatus
-    from e1prep.verify.verifier import MaterialFacts
+    from e1prep.verify.facts import MaterialFacts
 
     m = Material(path="inbox/x/n.md", kind=MaterialKind.other, status=MaterialStatus.read, text=text)
     return MaterialFacts.build(m)
@@ -302,7 +303,7 @@ def test_the_numeral_index_finds_exactly_the_lines_a_numeral_stands_on(lines: li
 
 def test_names_are_found_across_the_windows_a_large_text_is_searched_in(monkeypatch) -> None:
     """A name that straddles two search windows is found, and a name that is absent is not."""
-    import e1prep.verify.verifier as verify
+    import e1prep.verify.facts as verify
 
     monkeypatch.setattr(verify, "_WINDOW", 16)
     text = "\n".join(f"line {n} filler text" for n in range(40)) + "\nthe DeepInfer stack\n"
@@ -316,7 +317,7 @@ def test_names_are_found_across_the_windows_a_large_text_is_searched_in(monkeypa
 
 def test_the_folded_text_is_the_normalised_text_case_folded(monkeypatch) -> None:
     """Folded a few lines at a time, it is what folding the whole normalised text gives (ß, Σ, İ too)."""
-    import e1prep.verify.verifier as verify
+    import e1prep.verify.facts as verify
 
     monkeypatch.setattr(verify, "_FOLD_LINES", 2)
     facts = _material_facts("Straße ΣΊΣΥΦΟΣ\nİstanbul DeepInfer\n\nﬁle ＡＢＣ １２\nlast")
@@ -337,11 +338,11 @@ def test_the_folded_text_is_the_normalised_text_case_folded(monkeypatch) -> None
 def test_number_lookups_are_exact_even_when_every_hash_collides(monkeypatch, lines, needles, collide) -> None:
     """``contains``, ``level_of`` and ``has_line`` give what a plain per-line reading gives; with every
     hash made equal (each line then filed under every key), the answers do not change."""
-    import e1prep.verify.verifier as verify
+    import e1prep.verify.facts as verify
 
     with monkeypatch.context() as patch:  # one example's patch must not outlive it
         if collide:
-            patch.setattr(verify, "_hash_key", lambda text: 0)
+            patch.setattr(verify, "hash_key", lambda text: 0)
         _check_number_lookups(lines, needles)
 
 
@@ -390,11 +391,11 @@ def _plain_level_of(facts, norm: list[str], number: str):
 def test_urls_are_looked_up_exactly_through_their_index(example_kb_module, monkeypatch, collide: bool) -> None:
     """Every URL of the materials is a token; a URL cut short, or longer, is not (with every hash
     made equal too: each hit is matched again where it stands)."""
-    import e1prep.verify.verifier as verify
+    import e1prep.verify.facts as verify
     from e1prep.read.notes import URL_RE
 
     if collide:
-        monkeypatch.setattr(verify, "_hash_key", lambda text: 0)
+        monkeypatch.setattr(verify, "hash_key", lambda text: 0)
     kb, doc = example_kb_module
     v = Verifier(kb, doc)
     urls = {u for text in v._texts for u in URL_RE.findall(text)}

@@ -9,7 +9,8 @@ if TYPE_CHECKING:
     from .brief.models import Anchor, Brief, Contradiction, EvidenceLevel, Increment, Refresh
     from .brief.render import Lang, render_markdown
     from .pipeline import draft_brief, verify_brief
-    from .verify.verifier import Report, Verifier
+    from .verify.report import Report
+    from .verify.verifier import Verifier
 
 #: public names imported on first use, so that ``e1prep --help`` pays for none of them
 _LAZY = {
@@ -23,7 +24,7 @@ _LAZY = {
     "verify_brief": "pipeline",
     "Lang": "brief.render",
     "render_markdown": "brief.render",
-    "Report": "verify.verifier",
+    "Report": "verify.report",
     "Verifier": "verify.verifier",
 }
 

@@ -40,7 +40,8 @@ from .kb.loading import KB, load_kb
 from .produce.producer import Producer, Production
 from .produce.rules import RulesProducer
 from .read.notes import note_items
-from .verify.verifier import Report, Verifier
+from .verify.report import Report
+from .verify.verifier import Verifier
 
 log = logging.getLogger(__name__)
 #: stage and per-material progress, shown by the command line on stderr
