@@ -51,7 +51,11 @@ def _draft(case: str, backend: str) -> Brief:
 
 
 def _outside_appendix(md: str) -> str:
-    return re.split(r"^## (?:附：校验器拒收|Appendix: objects the verifier rejected)", md, flags=re.M)[0]
+    """The brief above its appendices (the claims the verifier repaired, the objects it rejected)."""
+    heads = (
+        r"附：校验器修正|附：校验器拒收|Appendix: claims the verifier repaired|Appendix: objects the verifier rejected"
+    )
+    return re.split(rf"^## (?:{heads})", md, flags=re.M)[0]
 
 
 def _section(md: str, number: str) -> str:
@@ -80,6 +84,7 @@ def test_no_rejected_key_or_identifier_outside_the_rejected_appendix(case: str, 
     body = _outside_appendix(md)
     data = json.loads(brief.model_dump_json())
     data.pop("rejected")
+    data.pop("repairs")
     json_body = json.dumps(data, ensure_ascii=False)
     accepted = _accepted_keys(brief)
     kb_text = _kb_text(case)
@@ -90,6 +95,10 @@ def test_no_rejected_key_or_identifier_outside_the_rejected_appendix(case: str, 
         for r in brief.rejected
         for v in r.violations
         if v.rule in INVENTED and len(v.text) >= 3 and v.text.casefold() not in kb_text
+    } | {
+        r.text
+        for r in brief.repairs
+        if r.rule in INVENTED and r.action == "removed" and len(r.text) >= 3 and r.text.casefold() not in kb_text
     }
     for text in invented:
         assert text not in body, f"{case}/{backend}: rejected {text!r} leaks into the Markdown brief"
@@ -158,16 +167,33 @@ def _overstated_deepinfer() -> Increment:
 
 
 def test_a_rejected_model_object_keeps_the_rules_object_of_the_same_key() -> None:
+    """A model object that names no read material is rejected; the rules object of its key stays as it was."""
     rules = draft_brief(EXAMPLE_MANIFEST)
     assert "DeepInfer" in [i.key for i in rules.increments]
-    brief = draft_brief(EXAMPLE_MANIFEST, producer=_Model(Production(increments=[_overstated_deepinfer()])))
+    unread = _overstated_deepinfer().model_copy(update={"sources": ["inbox/jay/not-in-the-manifest.md"]})
+    brief = draft_brief(EXAMPLE_MANIFEST, producer=_Model(Production(increments=[unread])))
     kept = [i for i in brief.increments if i.key == "DeepInfer"]
     assert len(kept) == 1 and kept[0].producer == "rules"
     assert kept[0] == next(i for i in rules.increments if i.key == "DeepInfer")
     rejected = [r for r in brief.rejected if r.key == "DeepInfer"]
     assert [r.producer for r in rejected] == ["llm"]
-    assert {v.rule for v in rejected[0].violations} & {"evidence-overstated", "not-quotable-as-finding"}
+    assert "source-not-read" in {v.rule for v in rejected[0].violations}
     assert "DeepInfer" in brief.judgement
+
+
+def test_an_overstated_model_object_is_repaired_visibly_not_kept_as_it_was() -> None:
+    """A model's vendor number cited as verified: the level is capped and the number leaves the key
+    points for the boundary; both repairs are listed with the model as producer."""
+    overstated = _overstated_deepinfer()
+    overstated.points.append("架构按 vision encode / prefill / decode 三阶段解耦")
+    brief = draft_brief(EXAMPLE_MANIFEST, producer=_Model(Production(increments=[overstated])))
+    repairs = {(r.producer, r.key, r.rule) for r in brief.repairs}
+    assert ("llm", "DeepInfer", "evidence-overstated") in repairs
+    assert not [r for r in brief.rejected if r.key == "DeepInfer"]
+    deepinfer = [i for i in brief.increments if i.key == "DeepInfer"]
+    assert len(deepinfer) == 1
+    assert not any("155 万亿" in p for p in deepinfer[0].points)
+    assert all(not c.quotable for c in deepinfer[0].numbers if "155" in c.text)
 
 
 def test_a_model_object_both_producers_support_is_merged_into_the_rules_object() -> None:
@@ -201,8 +227,10 @@ def test_model_objects_naming_nothing_in_the_materials_are_rejected() -> None:
     rules = {(r.list_name, r.key): {v.rule for v in r.violations} for r in brief.rejected}
     assert "key-ungrounded" in rules[("increments", "flake8")]
     assert {"key-ungrounded", "quote-not-in-source"} <= rules[("contradictions", "flake8")]
-    assert "name-ungrounded" in rules[("contradictions", "DeepInfer")]
-    assert "flake8" not in _outside_appendix(render_markdown(brief))
+    # a phantom name withdraws the clause that holds it; a claim that was nothing else leaves nothing
+    assert {"name-ungrounded", "claims-all-failed"} <= rules[("contradictions", "DeepInfer")]
+    outside = _outside_appendix(render_markdown(brief))
+    assert "flake8" not in outside and "NovaServe" not in outside
 
 
 def test_an_object_drawn_from_an_empty_material_is_rejected(make_kb: MakeKB) -> None:

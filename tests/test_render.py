@@ -53,18 +53,27 @@ def test_en_headings(example_brief) -> None:
     assert "partial (partially checked)" in md
 
 
-def test_rejected_object_in_appendix(example_brief, example_kb) -> None:
+def test_repaired_claim_and_rejected_object_in_their_appendices(example_brief, example_kb) -> None:
+    """An uncited number in a key point is repaired (moved to the boundary, marked); an object whose
+    subject names nothing in the materials is rejected; each is listed with its rule."""
     kb, doc = example_kb
     brief = example_brief.model_copy(deep=True)
     brief.increments[0].points.append("吞吐提升 937%。")
+    phantom = brief.increments[0].model_copy(update={"key": "NovaServe", "title": "NovaServe", "numbers": []})
+    brief.increments.append(phantom)
     checked = apply_verification(brief, Verifier(kb, doc))
-    assert len(checked.rejected) == 1
-    assert len(checked.increments) == len(example_brief.increments) - 1
+    assert [r.key for r in checked.rejected] == ["NovaServe"]
+    assert len(checked.increments) == len(example_brief.increments)
+    fixed = checked.increments[0]
+    assert "吞吐提升 937%。" not in fixed.points and "[unverified] 吞吐提升 937%。" in fixed.boundary
+    assert [(r.rule, r.action) for r in checked.repairs] == [("quantity-uncited", "moved-to-boundary")]
     md = render_markdown(checked)
+    assert "## 附：校验器修正的断言（1 条）" in md
     assert "## 附：校验器拒收的对象（1 个）" in md
-    assert "[quantity-uncited]" in md
-    assert f"increments · {brief.increments[0].key}" in md
+    assert "[quantity-uncited]" in md and "[key-ungrounded]" in md
+    assert "increments · NovaServe" in md
     en = render_markdown(checked, lang="en")
+    assert "## Appendix: claims the verifier repaired (1)" in en
     assert "## Appendix: objects the verifier rejected (1)" in en
 
 

@@ -27,7 +27,6 @@ from .brief.models import (
     MaterialStatus,
     NumberCitation,
     Refresh,
-    Rejected,
     RunInfo,
     SourceEntry,
     field_or,
@@ -166,7 +165,9 @@ def verify_brief(
         kb: the KB root; default ``None``: the manifest's folder.
         item: the manifest item id; default ``None``: the only item.
 
-    Returns the verifier's ``Report``: ``report.clean``, ``report.violations``, ``report.render()``.
+    Returns the verifier's ``Report``: ``report.clean``, ``report.violations``, ``report.render()``, and
+    what the violations lead to: ``report.repairs`` (claims repaired, each with its rule),
+    ``report.rejected`` (objects refused) and ``report.brief`` (the brief as repaired).
 
     Raises:
         InputError: the brief file is missing, not JSON or not a brief; the living document cannot be read.
@@ -177,7 +178,7 @@ def verify_brief(
 
         brief = load_brief(brief)
     loaded = load_kb(manifest, kb, item)
-    return Verifier(loaded, living_document(loaded)).verify(brief)
+    return Verifier(loaded, living_document(loaded)).settle(brief)
 
 
 def living_document(kb: KB) -> KnowledgeDoc:
@@ -409,10 +410,36 @@ def assemble(
     )
 
 
+def one_per_subject(increments: list[Increment], excluded: list[Excluded]) -> tuple[list[Increment], list[Excluded]]:
+    """One subject, one object, by URL across producers: another producer's increment of an item an
+    earlier increment already holds is merged into it; one of an item excluded for what its material
+    states (its date, its note's own verdict, how far it was read) stays excluded, listed with that
+    reason and who proposed it (never dropped silently)."""
+    by_url: dict[str, Increment] = {}
+    reasons = {e.url: e for e in excluded if e.url and not e.members}
+    kept: list[Increment] = []
+    moved: list[Excluded] = []
+    for inc in increments:
+        first = by_url.get(inc.url or "")
+        if first is not None and first.producer != inc.producer:
+            merged = merge([first, inc.model_copy(update={"key": first.key, "kind": first.kind})])[0]
+            kept[kept.index(first)] = by_url[inc.url or ""] = merged
+            continue
+        rule = reasons.get(inc.url) if inc.url and inc.producer != "rules" else None
+        if rule is not None:
+            reason = f"{rule.reason}（{inc.producer} 提为增量；以材料自述为准）"
+            moved.append(Excluded(key=inc.key, sources=inc.sources, evidence=inc.evidence, reason=reason, url=inc.url))
+            continue
+        if inc.url:
+            by_url.setdefault(inc.url, inc)
+        kept.append(inc)
+    return kept, [*excluded, *moved]
+
+
 def finish(brief: Brief) -> Brief:
     """Merge what is named twice, group bulk registrations, then derive the judgement, actions and
     do-not list from what is left."""
-    increments = merge(brief.increments)
+    increments, excluded = one_per_subject(merge(brief.increments), list(brief.excluded))
     refreshes = merge(brief.refreshes)
     contradictions = group_contradictions(merge(brief.contradictions))
     actions, do_not = actions_of(increments, contradictions)
@@ -421,7 +448,7 @@ def finish(brief: Brief) -> Brief:
             "increments": increments,
             "refreshes": refreshes,
             "contradictions": contradictions,
-            "excluded": group_excluded(brief.excluded),
+            "excluded": group_excluded(excluded),
             "actions": actions,
             "do_not": do_not,
         }
@@ -430,32 +457,17 @@ def finish(brief: Brief) -> Brief:
 
 
 def apply_verification(brief: Brief, verifier: Verifier) -> Brief:
-    """Objects that fail move to ``rejected`` with their reasons; nothing is dropped silently.
+    """A claim that fails is repaired and listed; an object whose subject fails moves to ``rejected``
+    with its reasons; nothing is dropped silently (``verify.disposition``).
 
     Each object is checked as its producer made it, before merging: a rejected model object never
     takes a rules object of the same key with it. Only accepted objects are merged, and the
     judgement and actions are derived from them alone (``finish``).
     """
-    report: Report = verifier.verify(brief)
-    if report.clean:
+    report: Report = verifier.settle(brief)
+    if report.clean or report.brief is None:
         return finish(brief)
-    kept: dict[str, list[object]] = {}
-    rejected = list(brief.rejected)
-    for name in ("increments", "refreshes", "contradictions", "anchors"):
-        keep = []
-        for n, obj in enumerate(getattr(brief, name)):
-            violations = report.for_object(f"{name}[{n}]")
-            if violations:
-                rejected.append(
-                    Rejected(
-                        list_name=name,
-                        key=obj.key,
-                        producer=field_or(obj, "producer", "rules"),
-                        violations=violations,
-                        item=obj.model_dump(mode="json"),
-                    )
-                )
-            else:
-                keep.append(obj)
-        kept[name] = keep
-    return finish(brief.model_copy(update={**kept, "rejected": rejected}))
+    settled = report.brief.model_copy(
+        update={"rejected": [*brief.rejected, *report.rejected], "repairs": [*brief.repairs, *report.repairs]}
+    )
+    return finish(settled)

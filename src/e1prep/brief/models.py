@@ -265,6 +265,25 @@ class Violation(_Model):
     rule: str
     text: str
     reason: str
+    level: EvidenceLevel | None = Field(
+        default=None, description="The level the material supports, where the rule compares levels."
+    )
+
+
+RepairAction = Literal["moved-to-boundary", "marked-unverified", "level-capped", "removed", "corrected"]
+
+
+class Repair(_Model):
+    """A claim that failed a check and was repaired in place of rejecting its object: what and how."""
+
+    list_name: Literal["increments", "refreshes", "contradictions", "anchors", "brief"]
+    key: str
+    path: str = Field(description="Where the claim stood before the repair, e.g. 'increments[0].points[2]'.")
+    rule: str
+    text: str
+    reason: str
+    action: RepairAction
+    producer: str = "rules"
 
 
 class Rejected(_Model):
@@ -332,4 +351,5 @@ class Brief(_Model):
     do_not: list[str] = Field(default_factory=list)
     sources: list[SourceEntry] = Field(default_factory=list)
     rejected: list[Rejected] = Field(default_factory=list)
+    repairs: list[Repair] = Field(default_factory=list, description="Claims the verifier repaired, with their rule.")
     run: RunInfo

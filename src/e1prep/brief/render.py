@@ -24,6 +24,7 @@ BUDGET = {
     "s6": 3_000,
     "s7": 5_000,
     "rej": 5_000,
+    "rep": 5_000,
 }
 #: violations listed per rejected object
 VIOLATIONS_SHOWN = 5
@@ -47,6 +48,7 @@ _ZH = {
     "s6": "6. 今晚给活文档的最小动作建议",
     "s7": "7. 检查过的来源清单",
     "rej": "附：校验器拒收的对象（{n} 个）",
+    "rep": "附：校验器修正的断言（{n} 条）",
     "exc": "未采纳条目（{n} 条）",
     "src": "来源",
     "lvl": "证据等级",
@@ -80,6 +82,7 @@ _EN = {
     "s6": "6. Tonight's smallest edits",
     "s7": "7. Checked sources",
     "rej": "Appendix: objects the verifier rejected ({n})",
+    "rep": "Appendix: claims the verifier repaired ({n})",
     "exc": "Items not drawn ({n})",
     "src": "Source",
     "lvl": "Evidence",
@@ -239,6 +242,21 @@ def _rejected(brief: Brief, t: dict[str, str]) -> list[str]:
     return [*out, *_fit(blocks, BUDGET["rej"], t), ""]
 
 
+def _repairs(brief: Brief, t: dict[str, str]) -> list[str]:
+    """Each repaired claim with its rule and what was done: a repair is never silent."""
+    if not brief.repairs:
+        return []
+    out = [f"## {t['rep'].format(n=len(brief.repairs))}", ""]
+    blocks = [
+        [
+            f"- {md(r.list_name)} · {md(r.key)}: [{md(r.rule)}] {md(r.path)} → {md(r.action)}: "
+            f"{md(repr(r.text))} — {md(r.reason)}"
+        ]
+        for r in brief.repairs
+    ]
+    return [*out, *_fit(blocks, BUDGET["rep"], t), ""]
+
+
 def render_markdown(brief: Brief, lang: Lang = "zh") -> str:
     """Render ``brief`` as Markdown in the seed briefs' structure (sections 0 to 7, rejected objects, sources).
 
@@ -264,6 +282,7 @@ def render_markdown(brief: Brief, lang: Lang = "zh") -> str:
         *_contradictions(brief, t),
         *_candidates_and_anchors(brief, t),
         *_actions_and_sources(brief, t),
+        *_repairs(brief, t),
         *_rejected(brief, t),
         footer,
     ]

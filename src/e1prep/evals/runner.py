@@ -176,7 +176,10 @@ def score_brief(brief: Brief, golden: GoldenCase) -> CaseResult:
         not_quotable_as_findings=leaked_numbers,
         not_quotable_total=len(golden.not_quotable),
         distractors_leaked=leaks,
-        violations=sum(len(r.violations) for r in brief.rejected),
+        # every finding the verifier acted on: the violations of the objects it rejected, and each
+        # claim it repaired (``claims-all-failed`` is a verdict on findings already counted)
+        violations=sum(1 for r in brief.rejected for v in r.violations if v.rule != "claims-all-failed")
+        + len(brief.repairs),
         sources_coverage=min(len(listed) / manifest_count, 1.0),
         seconds=0.0,
         missed=missed,

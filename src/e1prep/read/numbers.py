@@ -148,7 +148,7 @@ def occurs_in(needle: str, haystack_normalized: str) -> bool:
 
 # --- the patterns, tried in order at each position -------------------------------------------
 
-_NUM = r"\d[\d,]*(?:\.\d+)?"
+_NUM = r"(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?"  # a comma only as a thousands separator (``2,`` is 2)
 _MAG = r"(?:万亿|亿|万|千|[kKMBT](?![A-Za-z\d]))"
 _UNIT = (
     r"(?:tokens?/s|tok/s|tokens?/天|tokens?/day|req/s|qps|QPS|TPM|rps|GB/s|GiB|GB|MiB|MB|TB|ms|μs|us|ns|"
@@ -195,6 +195,8 @@ _PATTERNS: list[tuple[str, str, re.Pattern[str]]] = [
             r"(?:,?\s?(?:19|20)\d{2})?(?!\d)"
             r"|\b(?:19|20)\d{2}\s?(?:Q[1-4]|H[12])\b"
             r"|(?<![\d.,+\-$¥])(?:19|20)\d{2}(?=\s?年|\b)(?![\d.%]|\s?(?:年\d|[万亿kKM×x倍%]))"
+            # a year is no count of things: ``2026 tokens/s`` is a quantity
+            r"(?!\s?(?:tokens?|tok|req|qps|QPS|rps|ms|GB|MB|TB|卡|次|倍|stars?|⭐|steps?|条|篇|个|张|行|人|台))"
         ),
     ),
     ("identifier", "time", re.compile(r"(?<![\d:])\d{1,2}:\d{2}(?::\d{2})?(?![\d:])|(?<=\d)T\d{4}\b|\bT\d{4}\b")),
@@ -227,7 +229,8 @@ _PATTERNS: list[tuple[str, str, re.Pattern[str]]] = [
         "version",
         re.compile(
             r"(?<![\w.])[vV]\d+(?:\.\d+)*(?:[\w.\-]*)?(?![\w])"
-            rf"|(?<![\w\-]){_VERSIONED}\s?\d+(?:\.\d+)*(?:[\w.\-]*\w)?(?![\d.%×倍])(?!\s?(?:{_UNIT[3:-1]}|[万亿]))"
+            rf"|(?<![\w\-]){_VERSIONED}\s?\d+(?:\.\d+)*(?:[\w.\-]*\w)?(?![\d.%×倍])(?!,\d{{3}}(?!\d))"
+            rf"(?!\s?(?:{_UNIT[3:-1]}|[万亿]))"
             r"|(?<![\w.])\d+\.\d+\.\d+(?:[\w.\-]*\w)?"
             r"|(?<![\w.])\d+\.\d+(?:rc|a|b|dev|post)\d*[\w.]*"
         ),

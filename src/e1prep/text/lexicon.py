@@ -30,6 +30,9 @@ class Lexicon:
     legend_labels: tuple[str, ...]
     #: signs that look like check marks
     check_symbols: str
+    #: the team's own bookkeeping words (stage names, priorities), and the shapes of bookkeeping tokens
+    bookkeeping: frozenset[str] = frozenset()
+    bookkeeping_shapes: tuple[str, ...] = ()
     #: one literal gate for every verdict pattern, in the order of ``verdict_kinds`` (what it opens for
     #: one pattern is what a gate of that pattern alone would; one scan serves all of a text's verdicts)
     verdict_kinds: tuple[str, ...] = field(init=False, compare=False, repr=False)
@@ -89,4 +92,6 @@ def lexicon() -> Lexicon:
         weak_remark_labels=frozenset(w.lower() for w in data["remark_labels"]["weak"]),
         legend_labels=tuple(data["legend_labels"]["words"]),
         check_symbols=data["check_symbols"]["chars"],
+        bookkeeping=frozenset(data["bookkeeping"]["words"]),
+        bookkeeping_shapes=tuple(data["bookkeeping"]["shapes"]),
     )

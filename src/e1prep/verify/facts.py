@@ -4,10 +4,12 @@ level of each line by the verifier's plain rule (worked out when a citation asks
 from __future__ import annotations
 
 import bisect
+import re
 from array import array
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import ahocorasick
 
@@ -20,6 +22,7 @@ from ..kb.loading import Material
 from ..read.markers import line_level, plain_level
 from ..read.notes import NoteItem, blocks, note_items
 from ..read.numbers import line_cores, normalize, normalize_line, number_cores, occurs_in
+from .values import Day, dates_in, same_day
 
 #: characters of a large text handed to a search that copies what it is given (a bounded copy)
 _WINDOW = 1 << 16
@@ -90,6 +93,7 @@ class MaterialFacts:
     _by_url: dict[str, list[int]] | None = None
     _joined: dict[str, tuple[str, list[int]]] = field(default_factory=dict)
     _contains: dict[str, bool] = field(default_factory=dict)
+    _dates: set[Day] | None = None
 
     @property
     def line_count(self) -> int:
@@ -110,6 +114,24 @@ class MaterialFacts:
         while self._recent_chars > _RECENT_CHARS and len(recent) > 1:
             self._recent_chars -= len(recent.popitem(last=False)[1]) + 1
         return found
+
+    def has_date(self, day: Day) -> bool:
+        """Whether the material names ``day`` in any form (its dates read once, when first asked)."""
+        if self._dates is None:
+            self._dates = dates_in(self.material.text)
+        return any(same_day(day, d) for d in self._dates)
+
+    def spells(self, token: str) -> bool:
+        """Whether the text holds ``token`` as written, spaces aside, with nothing numeric joined to
+        either end (``Llama 3.1`` in ``Llama 3.1 8B``, where the normalised text reads ``Llama3.18B``)."""
+        rx = _spelled(token)
+        return rx is not None and (rx.search(self.material.text) is not None)
+
+    def raw_line(self, n: int) -> str:
+        """Line ``n`` (0-based) as written."""
+        text, starts = self.material.text, self.line_starts
+        end = starts[n + 1] - 1 if n + 1 < len(starts) else len(text)
+        return text[starts[n] : end]
 
     def normalized_lines(self, first: int = 0, end: int | None = None) -> list[str]:
         """Lines ``first:end`` (0-based), normalised."""
@@ -371,3 +393,12 @@ class MaterialFacts:
                     return lvl
                 first = lvl
         return first
+
+
+@lru_cache(maxsize=4096)
+def _spelled(token: str) -> re.Pattern[str] | None:
+    """``token`` as a pattern: its pieces in order, any spacing between them, no digit joined on."""
+    pieces = [re.escape(p) for p in re.findall(r"\w+|[^\w\s]", token)]
+    if not pieces:
+        return None
+    return re.compile(r"(?<![\d.])" + r"\s*".join(pieces) + r"(?!\d|\.\d)", re.I)

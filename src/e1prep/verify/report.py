@@ -1,12 +1,11 @@
-"""What the verifier reports: its rules, by stable id, and the violations it found."""
+"""What the verifier reports: its rules, by stable id, the violations it found, and what became of
+them (the claims repaired, the objects rejected)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..brief.models import (
-    Violation,
-)
+from ..brief.models import Brief, Rejected, Repair, Violation
 
 RULES: dict[str, str] = {
     "quantity-uncited": "every quantity in an object's text is bound to a number citation",
@@ -27,12 +26,23 @@ RULES: dict[str, str] = {
     "key-ungrounded": "an object's key names nothing that occurs in its sources or the living document",
     "name-ungrounded": "a name or bracketed label in an object's text occurs in none of its sources nor the document",
     "source-empty": "an object is drawn from a material that holds no text",
+    "citation-foreign-source": "a citation comes from a material that is not its object's, or from outside its item",
+    "number-mismatch": "a number in the text differs from its citation in value, unit, magnitude or sign",
+    "object-duplicate": "the same object stands twice in the brief",
+    "source-status-wrong": "a source's status disagrees with what was read",
+    "claims-all-failed": "every claim of an object failed its checks, so nothing of it stands",
 }
 
 
 @dataclass
 class Report:
+    """The violations a check found; after ``Verifier.settle``, also the repairs and rejections they led
+    to and the brief as settled (repaired objects kept, rejected ones removed)."""
+
     violations: list[Violation] = field(default_factory=list)
+    repairs: list[Repair] = field(default_factory=list)
+    rejected: list[Rejected] = field(default_factory=list)
+    brief: Brief | None = None
 
     @property
     def clean(self) -> bool:
@@ -42,9 +52,16 @@ class Report:
         return [v for v in self.violations if v.path == prefix or v.path.startswith(prefix + ".")]
 
     def render(self) -> str:
+        """The violations, then what was repaired and what was rejected, one line each."""
         if self.clean:
             return "verification: clean (0 violations)"
         lines = [f"verification: {len(self.violations)} violation(s)"]
-        for v in self.violations:
-            lines.append(f"  {v.path}  [{v.rule}]  {v.text!r}: {v.reason}")
+        lines += [f"  {v.path}  [{v.rule}]  {v.text!r}: {v.reason}" for v in self.violations]
+        if self.brief is not None:
+            lines.append(f"repaired: {len(self.repairs)} claim(s)")
+            lines += [f"  {r.path}  [{r.rule}]  {r.action}  {r.text!r}" for r in self.repairs]
+            lines.append(f"rejected: {len(self.rejected)} object(s)")
+            for rej in self.rejected:
+                rules = ", ".join(dict.fromkeys(v.rule for v in rej.violations))
+                lines.append(f"  {rej.list_name}  {rej.key!r}  [{rules}]")
         return "\n".join(lines)

@@ -29,11 +29,15 @@ from ..brief.models import (
 from ..kb.knowledge import ARXIV_RE, KnowledgeDoc, arxiv_ids, occurrences
 from ..kb.loading import KB
 from ..read.markers import RANK as _RANK
-from ..read.notes import URL_RE
-from ..read.numbers import normalize, number_cores, occurs_in, scan
+from ..read.markers import strictest
+from ..read.notes import URL_RE, NoteItem
+from ..read.numbers import NumberToken, normalize, number_cores, occurs_in, scan
 from ..text.regexgate import guarded
+from .bookkeeping import Bookkeeping
+from .disposition import Settler, blank_marked
 from .facts import MaterialFacts, filed, packed
 from .report import Report
+from .values import Value, bears, carries, date_of, values
 
 #: name-like words: compounds joined by - _ . / (``nvidia_flake8_2019``, ``recursive-oss/rec``),
 #: words mixing letters and digits (``flake8``), and bracketed labels (``[flake8]``, ``【X】``)
@@ -57,12 +61,28 @@ _HIT_CLAIM = re.compile(r"「([^「」]{1,200})」\s*=?\s*(\d+)\s*命中|(\S{1,2
 #: to 200 characters from every place of the text
 _HIT_CLAIM_QUOTED = re.compile(r"「([^「」]{1,200})」\s*=?\s*(\d+)\s*命中")
 _NOT_FOUND = re.compile(r"「([^「」]{1,200})」\s*(?:未命中|零命中|无命中)")
+#: a key's Latin words (its names) and CJK runs, and what is not a name among the words
+_KEY_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9+#]*(?:[\-_.][A-Za-z0-9+#]+)*")
+#: a word that is a name: a digit, an inner capital, two capitals, or a joiner inside it
+_NAME_LIKE = re.compile(r"\d|[a-z][A-Z]|[A-Z]{2}|\w[\-_./]\w")
+_ISSUE_KEY = re.compile(r"([\w.\-]+)#(\d+)")
+_IDENT_GAP = re.compile(r"(?<=[A-Za-z])[ -](?=\d)")
+_CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
+_FUNCTION_WORDS = frozenset({"vs", "and", "or", "the", "of", "in", "on", "for", "with", "to", "a", "an", "by"})
+#: the share of a CJK key's character pairs its sources must hold
+_CJK_SHARE = 0.6
+_VERSION = re.compile(r"v?(\d+\.\d+)(?:\.0)?")
+#: the end of a range of sections (``§2.1–2.4``): not a quantity
+_SECTION_RANGE = re.compile(r"§\s*\d+(?:\.\d+)*\s*[-–~]\s*(\d+(?:\.\d+)*)")
+_SECTION_ID = re.compile(r"(?:§|\bSection\s?|\bSec\.\s?|章节\s?)(\d+(?:\.\d+)*)", re.I)
 _TEXT_FIELDS = ("title", "points", "relation", "boundary", "summary", "claim", "detail", "action", "evidence_note")
 
 #: texts whose ungrounded names the verifier remembers at a time
 _MEMO_TEXTS = 4096
-#: a text checked for an object: the text, the object's sources, the numerals its citations carry
-_TextKey = tuple[str, tuple[str, ...], tuple[frozenset[str], ...]]
+#: what one citation carries: its numerals, and their values
+_Cited = tuple[frozenset[str], tuple[Value, ...]]
+#: a text checked for an object: the text, the object's sources, what its citations carry
+_TextKey = tuple[str, tuple[str, ...], tuple[_Cited, ...]]
 
 
 class Verifier:
@@ -78,6 +98,9 @@ class Verifier:
         self.scope = {m.path for m in (*kb.materials, *kb.spot_checks)}
         self._texts = [m.text for m in (*kb.materials, *kb.spot_checks) if m.status is MaterialStatus.read]
         self.section_ids = {s.id for s in doc.sections}
+        self.bookkeeping = Bookkeeping.of(kb, doc)
+        #: every read material of the batch, and the living document
+        self._batch = list(self.facts.values())
         #: every URL (per text: where each stands, filed under its hash) and arXiv id of the materials,
         #: what is looked up: most lookups end here, the rest search the texts once each (a set of
         #: every word, or of every URL as a string, would cost several times a dump in memory)
@@ -140,6 +163,23 @@ class Verifier:
                 )
         return report
 
+    def settle(self, brief: Brief) -> Report:
+        """Verify ``brief``, then repair what is a claim's failure and reject what is its object's:
+        ``Report.brief`` keeps the repaired objects; every repair and rejection is listed."""
+        report = self.verify(brief)
+        first: dict[str, list[Violation]] = {}
+        for v in report.violations:
+            first.setdefault(_object_prefix(v.path), []).append(v)
+        settler = Settler(
+            check=self.check_object,
+            readable=lambda path: path in self.facts,
+            fresh_hits=self.hits,
+            anchored=self.doc.anchored,
+        )
+        settled = settler.settle(brief, first)
+        settled.violations = report.violations
+        return settled
+
     def check_object(self, path: str, obj: Increment | Refresh | Contradiction | Anchor) -> list[Violation]:
         out: list[Violation] = self._sources(path, obj)
         if isinstance(obj, Anchor):
@@ -156,20 +196,20 @@ class Verifier:
         if isinstance(obj, Contradiction) and obj.location is not None:
             out += self._location(f"{path}.location", obj.location, obj)
         section = field_or(obj, "section")
-        if section and section not in self.section_ids:
+        if section and not self._section_exists(section):
             out.append(
                 Violation(
                     path=f"{path}.section",
                     rule="section-unknown",
                     text=section,
-                    reason="no such section in the living document",
+                    reason="names no section of the living document",
                 )
             )
         citations = obj.numbers
         for n, cite in enumerate(citations):
-            out += self._citation(f"{path}.numbers[{n}]", cite)
-        # the numerals each citation carries, once per object (distinct sets only)
-        cited = list({frozenset(number_cores(c.text)): None for c in citations})
+            out += self._citation(f"{path}.numbers[{n}]", cite, obj)
+        # what each citation carries, once per object (distinct ones only)
+        cited = list({_carried(c): None for c in citations})
         for field_path, text in _texts(path, obj):
             out += self._text_checked(field_path, text, obj, cited)
         if isinstance(obj, Increment):
@@ -203,9 +243,17 @@ class Verifier:
 
     # --- pieces --------------------------------------------------------------------------------
 
+    def _section_exists(self, section: str) -> bool:
+        """A section field names sections by id (``§1.2``, ``Section 1.2``), perhaps in a sentence: every
+        id it names exists, and it names at least one."""
+        ids = ["§" + m.group(1) for m in _SECTION_ID.finditer(section)]
+        return bool(ids) and all(i in self.section_ids for i in ids)
+
     def _sources(self, path: str, obj: Increment | Refresh | Contradiction | Anchor) -> list[Violation]:
         out: list[Violation] = []
         for src in obj.sources:
+            if src == self.doc.path and src in self.facts:  # the living document: what the batch is measured against
+                continue
             if src not in self.scope:
                 reason = "not a material of this manifest item"
                 out.append(Violation(path=f"{path}.sources", rule="source-not-read", text=src, reason=reason))
@@ -223,13 +271,19 @@ class Verifier:
     def _named(self, name: str, grounds: list[MaterialFacts], near: SourceRef | None = None) -> bool:
         """A name occurs in a ground (its text or its file name), whole or (``a/b``) part by part;
         the header's date and version count. ``near``: the object's own place, looked at first."""
-        if name in _VOCABULARY or self._in_header(name):
+        if name in _VOCABULARY or self.bookkeeping.is_word(name) or self._in_header(name):
             return True
         if near is not None and near.line_start is not None:
             span = (near.line_start, near.line_end or near.line_start)
             if any(f.material.path == near.path and f.names(name, span) for f in grounds):
                 return True
         if any(f.names(name) for f in grounds):
+            return True
+        issue = _ISSUE_KEY.fullmatch(name)  # ``vllm#61007``: the issue's own URL names it
+        if issue and any(
+            re.search(rf"/{re.escape(issue.group(1))}/(?:issues|pull)/{issue.group(2)}(?!\d)", f.material.text, re.I)
+            for f in grounds
+        ):
             return True
         parts = [p for p in name.split("/") if p]
         return len(parts) > 1 and all(any(f.names(p) for f in grounds) for p in parts)
@@ -247,11 +301,7 @@ class Verifier:
         plain = normalize(key).casefold().replace("`", "").replace("*", "")
         if plain and any(plain in f.unmarked for f in grounds):  # a title as written, less its Markdown marks
             return []
-        issue = re.fullmatch(r"([\w.\-]+)#(\d+)", key)  # ``vllm#61007``: the issue's own URL names it
-        if issue and any(
-            re.search(rf"/{re.escape(issue.group(1))}/(?:issues|pull)/{issue.group(2)}(?!\d)", f.material.text, re.I)
-            for f in grounds
-        ):
+        if self._subject_named(key, grounds) or self._subject_named(key, self._batch):
             return []
         return [
             Violation(
@@ -262,10 +312,31 @@ class Verifier:
             )
         ]
 
+    def _subject_named(self, key: str, grounds: list[MaterialFacts]) -> bool:
+        """A key written as a description (``DeepInfer 性能与单价数字``) is grounded by its subject: every
+        Latin word of it (its names) occurs in a ground, and there is at least one; a key of CJK words
+        only, by most of its character pairs."""
+        bare = self.bookkeeping.pattern.sub(" ", key)
+        words = [w for w in _KEY_WORD.findall(bare) if w.casefold() not in _FUNCTION_WORDS and not w.isdigit()]
+        if words:
+            # a name (``FooServe``, ``GB10``, ``sm_121``) must stand in a ground; of plain words
+            # (``Bug``, ``Adaptive``) most do, and at least one word does
+            names = [w for w in words if _NAME_LIKE.search(w)]
+            plain = [w for w in words if not _NAME_LIKE.search(w)]
+            found = sum(1 for w in plain if self._named(w, grounds))
+            return (
+                all(self._named(w, grounds) for w in names) and found >= len(plain) // 2 and (bool(names) or found > 0)
+            )
+        pairs = [run[i : i + 2] for run in _CJK_RUN.findall(bare) for i in range(len(run) - 1)]
+        if not pairs:
+            return False
+        found = sum(1 for pair in pairs if any(f.names(pair) for f in grounds))
+        return found / len(pairs) >= _CJK_SHARE
+
     def _location(self, path: str, loc: SourceRef, obj: Contradiction) -> list[Violation]:
         out: list[Violation] = []
         facts = self.facts.get(loc.path)
-        if loc.path not in self.scope or facts is None:
+        if (loc.path not in self.scope and loc.path != self.doc.path) or facts is None:
             return [
                 Violation(
                     path=f"{path}.path",
@@ -301,7 +372,7 @@ class Verifier:
 
     def _ungrounded_names(self, text: str, grounds: list[MaterialFacts]) -> tuple[str, ...]:
         out: list[str] = []
-        bare = _URLISH.sub(" ", text)
+        bare = self.bookkeeping.pattern.sub(" ", _URLISH.sub(" ", text))
         seen: set[str] = set()
         labels = [m.group(1) or m.group(2) for m in _BRACKET.finditer(bare)]
         words = [m.group(0).rstrip(".") for m in _NAME_WORD.finditer(bare)]
@@ -321,15 +392,9 @@ class Verifier:
         notes = [f for s in obj.sources if (f := self.facts.get(s)) is not None and f.items]
         if not notes:
             return []
-        url = field_or(obj, "url")
-        key = obj.key.casefold()
         # its item: the one with its URL, else the ones whose title names it, else whose text does
         # (looked up in per-material indexes, not by scanning every item per object)
-        matched = (
-            [p for f in notes for p in f.items_with_url(url)]
-            or [p for f in notes for p in f.items_naming(key, "title")]
-            or [p for f in notes for p in f.items_naming(key, "text")]
-        )
+        matched = [p for f in notes for p in self._items_of(obj, f)]
         if not matched:
             return [
                 Violation(
@@ -337,6 +402,7 @@ class Verifier:
                     rule="evidence-overstated",
                     text=obj.evidence.value,
                     reason="no item of its sources names it, so nothing states a full read of it",
+                    level=EvidenceLevel.unverified,
                 )
             ]
         if any(level.quotable for _, level in matched):  # (a name several items share: one suffices)
@@ -349,10 +415,11 @@ class Verifier:
                 text=obj.evidence.value,
                 reason=f"its item in {worst[0].material} (line {worst[0].line_start}) is {worst[1].value} "
                 f"({worst[1].label}) by the plain rule",
+                level=worst[1],
             )
         ]
 
-    def _citation(self, path: str, cite: NumberCitation) -> list[Violation]:
+    def _citation(self, path: str, cite: NumberCitation, obj: Increment | Refresh | Contradiction) -> list[Violation]:
         facts = self.facts.get(cite.source.path)
         if facts is None:
             return [
@@ -363,8 +430,8 @@ class Verifier:
                     reason="cited material is not in scope or was not read",
                 )
             ]
-        out = []
-        if not facts.contains(cite.text):
+        out = self._citation_place(path, cite, obj, facts)
+        if not self._bears(facts, cite):
             out.append(
                 Violation(
                     path=path, rule="citation-not-in-source", text=cite.text, reason=f"not found in {cite.source.path}"
@@ -397,15 +464,80 @@ class Verifier:
                     text=cite.text,
                     reason=f"its line in {cite.source.path} is {actual.value} ({actual.label}), "
                     f"but the citation says {cite.evidence.value}, quotable={cite.quotable}",
+                    level=actual,
                 )
             )
         return out
 
+    def _bears(self, facts: MaterialFacts, cite: NumberCitation) -> bool:
+        """The cited number stands in its material: as written, or by value on the cited line (a card's
+        ``stars_weekly: 63`` bears ``+63``; ``0.23.0`` bears ``0.23``)."""
+        if facts.contains(cite.text):
+            return True
+        line = cite.source.line_start
+        if line is not None and 0 < line <= facts.line_count:
+            last = min(cite.source.line_end or line, facts.line_count)
+            raw = "\n".join(facts.raw_line(n) for n in range(line - 1, last))
+            if bears(raw, cite.text):
+                return True
+        version = _VERSION.fullmatch(cite.text.strip())  # ``0.23`` and ``0.23.0`` name one version
+        if version is None:
+            return False
+        short = version.group(1)
+        return any(
+            occurs_in(short, facts.line(n)) or occurs_in(short + ".0", facts.line(n))
+            for n in facts.lines_with(max(number_cores(short), key=len))
+        )
+
+    def _citation_place(
+        self, path: str, cite: NumberCitation, obj: Increment | Refresh | Contradiction, facts: MaterialFacts
+    ) -> list[Violation]:
+        """A citation comes from one of its object's own sources (or the living document), and from a
+        line of the item the object speaks of."""
+        src = cite.source.path
+        if src not in obj.sources and src != self.doc.path:
+            reason = "the cited material is not one of the object's sources"
+            return [Violation(path=f"{path}.source", rule="citation-foreign-source", text=src, reason=reason)]
+        line = cite.source.line_start
+        if line is None or isinstance(obj, Contradiction) or not facts.items:
+            return []
+        spans = [(item.line_start, item.line_end) for item, _ in self._items_of(obj, facts)]
+        if spans and not any(a <= line <= b for a, b in spans):
+            reason = f"line {line} of {src} lies outside the item the object speaks of"
+            return [Violation(path=f"{path}.source", rule="citation-foreign-source", text=cite.text, reason=reason)]
+        return []
+
+    def _items_of(
+        self, obj: Increment | Refresh | Contradiction, facts: MaterialFacts
+    ) -> list[tuple[NoteItem, EvidenceLevel]]:
+        """The items of a note an object speaks of: the one with its URL, else those whose title
+        names its key, else those whose text does."""
+        key = obj.key.casefold()
+        found = (
+            facts.items_with_url(field_or(obj, "url"))
+            or facts.items_naming(key, "title")
+            or facts.items_naming(key, "text")
+        )
+        if found:
+            return found
+        # a key written as a description: the items whose text names each of its names
+        words = [w.casefold() for w in _KEY_WORD.findall(obj.key) if _NAME_LIKE.search(w) or len(w) > 3]
+        if not words:
+            return []
+        common = {id(item): (item, level) for item, level in facts.items_naming(words[0], "text")}
+        for word in words[1:]:
+            common = {id(i): (i, lvl) for i, lvl in facts.items_naming(word, "text") if id(i) in common}
+        return list(common.values())
+
     def _text_checked(
-        self, path: str, text: str, obj: Increment | Refresh | Contradiction, cited: list[frozenset[str]]
+        self, path: str, text: str, obj: Increment | Refresh | Contradiction, cited: list[_Cited]
     ) -> list[Violation]:
         """``_text``, remembered for a text checked against the same sources and citations (a batch
         repeats its sentences in object after object; a grouped line's members are read each time)."""
+        if ".points[" not in path:  # a sentence marked with its level states no finding (a key point does)
+            text = blank_marked(text)
+        if not text.strip():
+            return []
         if isinstance(obj, Contradiction) and obj.members:
             return self._text(path, text, obj, cited)
         key = (text, tuple(obj.sources), tuple(cited))
@@ -417,32 +549,31 @@ class Verifier:
         return [Violation(path=path, rule=rule, text=said, reason=reason) for rule, said, reason in found]
 
     def _text(
-        self, path: str, text: str, obj: Increment | Refresh | Contradiction, cited: list[frozenset[str]]
+        self, path: str, text: str, obj: Increment | Refresh | Contradiction, cited: list[_Cited]
     ) -> list[Violation]:
         out: list[Violation] = []
-        cited_cores = list(cited)
+        carried = list(cited)
         members = obj.members if isinstance(obj, Contradiction) else None
         if members:  # a grouped registration states its own size
-            cited_cores.append(frozenset({str(len(members))}))
-        hit_spans = [m.span() for m in _hit_claim_matches(text)]
-        if members:  # a grouped registration names some of its members (each checked as grounded above)
-            hit_spans += _spans_of(text, members)
-        out += self._hit_claims(path, text)
+            carried.append((frozenset({str(len(members))}), (Value(float(len(members)), None, None),)))
+        # what needs no citation: a hit count (checked against a fresh search), bookkeeping, the
+        # names of a grouped registration's members (each checked as grounded)
         grounds = self._grounds(obj)
+        skip = [*self.bookkeeping.spans(text), *(m.span(1) for m in _SECTION_RANGE.finditer(text))]
+        for m in _hit_claim_matches(text):
+            # a searched name found in the object's grounds is a name, whatever digits it holds; one
+            # found nowhere is read like any text (a number cannot hide in it)
+            term = 1 if m.group(1) else 3
+            whole = self._named(m.group(term), grounds)
+            skip.append(m.span() if whole else m.span(term + 1))
+        if members:
+            skip += _spans_of(text, members)
+        out += self._hit_claims(path, text)
         for tok in scan(text):
-            if any(a <= tok.start < b for a, b in hit_spans):
+            if any(a <= tok.start < b for a, b in skip):
                 continue
             if tok.kind == "quantity":
-                cores = set(tok.cores)
-                if not any(cores <= c for c in cited_cores):
-                    out.append(
-                        Violation(
-                            path=path,
-                            rule="quantity-uncited",
-                            text=tok.text,
-                            reason="no number citation of this object carries it",
-                        )
-                    )
+                out += self._quantity(path, tok, carried)
             elif tok.type == "section":
                 sid = "§" + re.sub(r"^(?:§|Section|Sec\.|章节)\s*", "", tok.text, flags=re.I).split("-")[0].strip()
                 if sid not in self.section_ids:
@@ -475,6 +606,21 @@ class Verifier:
                 )
         return out
 
+    def _quantity(self, path: str, tok: NumberToken, carried: list[_Cited]) -> list[Violation]:
+        """A quantity is bound to a citation that carries its value; one that only shares its digits
+        with a citation (another unit, magnitude, sign or kind) is a different number."""
+        wanted = values(tok.text)
+        if wanted and all(any(carries(c[1], w) for c in carried) for w in wanted):
+            return []
+        cores = set(tok.cores)
+        if not wanted and any(cores <= c[0] for c in carried):
+            return []
+        if wanted and any(cores <= c[0] for c in carried):
+            reason = "its digits are cited, but as another number (unit, magnitude, sign or kind differ)"
+            return [Violation(path=path, rule="number-mismatch", text=tok.text, reason=reason)]
+        reason = "no number citation of this object carries it"
+        return [Violation(path=path, rule="quantity-uncited", text=tok.text, reason=reason)]
+
     def _hit_claims(self, path: str, text: str) -> list[Violation]:
         """``「name」N 命中`` and ``「name」未命中`` claims, checked against a fresh search."""
         out: list[Violation] = []
@@ -505,7 +651,13 @@ class Verifier:
         return out
 
     def _grounded(self, token: str, grounds: list[MaterialFacts]) -> bool:
-        return any(f.contains(token) for f in grounds) or self._in_header(token)
+        if self.bookkeeping.is_word(token) or any(f.contains(token) for f in grounds) or self._in_header(token):
+            return True
+        spaced = _IDENT_GAP.sub("-", token)  # ``Llama 3.1`` is written ``Llama-3.1`` too, and the other way
+        if any(f.spells(token) or (spaced != token and f.spells(spaced)) for f in grounds):
+            return True
+        day = date_of(token)
+        return day is not None and any(f.has_date(day) for f in grounds)
 
     def _in_header(self, token: str) -> bool:
         # each part on its own: normalize() drops spaces, and joined dates would run into each other
@@ -555,30 +707,47 @@ class Verifier:
         """A number read at a non-quotable level must not be a finding in the key points."""
         out = []
         bad = {id(c) for c in inc.numbers if not c.quotable or not c.evidence.quotable}
-        cited = [(c, frozenset(number_cores(c.text))) for c in inc.numbers]
+        cited = [(c, _carried(c)) for c in inc.numbers]
         for n, point in enumerate(inc.points):
+            skip = self.bookkeeping.spans(point)
             for tok in scan(point):
-                if tok.kind != "quantity":
+                if tok.kind != "quantity" or any(a <= tok.start < b for a, b in skip):
                     continue
-                cores = set(tok.cores)
-                binding = [c for c, numerals in cited if cores <= numerals]
+                cores, wanted = set(tok.cores), values(tok.text)
+                binding = [
+                    c
+                    for c, (numerals, held) in cited
+                    if (wanted and all(carries(held, w) for w in wanted)) or cores <= numerals
+                ]
                 levels = [
                     self.facts[c.source.path].level_of(c.text, c.source.line_start)
                     for c in binding
                     if c.source.path in self.facts
                 ]
-                if (binding and all(id(c) in bad for c in binding)) or any(
-                    lvl is not None and not lvl.quotable and lvl is not EvidenceLevel.card for lvl in levels
-                ):
+                low = [lvl for lvl in levels if lvl is not None and not lvl.quotable and lvl is not EvidenceLevel.card]
+                if (binding and all(id(c) in bad for c in binding)) or low:
+                    stated = [c.evidence for c in binding if not c.evidence.quotable]
                     out.append(
                         Violation(
                             path=f"{path}.points[{n}]",
                             rule="not-quotable-as-finding",
                             text=tok.text,
                             reason="read at a non-quotable level; belongs in the evidence boundary",
+                            level=strictest(*low, *stated) if low or stated else EvidenceLevel.unverified,
                         )
                     )
         return out
+
+
+def _carried(cite: NumberCitation) -> _Cited:
+    """What a citation carries: the numerals of its number, and their values."""
+    return frozenset(number_cores(cite.text)), values(cite.text)
+
+
+def _object_prefix(path: str) -> str:
+    """``increments[3]`` of ``increments[3].points[1]``; a brief-level path as it is."""
+    head, sep, _ = path.partition("]")
+    return head + sep if sep else path
 
 
 _UNGROUNDED = frozenset({"key-ungrounded", "identifier-ungrounded", "name-ungrounded"})

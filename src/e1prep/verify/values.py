@@ -1,0 +1,136 @@
+"""Numbers compared by value: a text's number and its citation, a citation and its material.
+
+Writing does not change a number: thousands separators, full-width digits, spacing, a ``+`` on a
+positive change, ``1.2万`` for ``12000``. What does change it: a sign, a magnitude (``万``, ``亿``, ``k``),
+a kind (``12%`` is not ``12 倍`` nor ``12 ms``) or a unit of measure (``ms`` is not ``s``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..read.numbers import normalize, scan
+
+#: what a magnitude word multiplies by
+_SCALE = {"万亿": 1e12, "亿": 1e8, "万": 1e4, "千": 1e3, "k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12}
+_PART = re.compile(r"(?P<sign>[+\-])?[$¥€£]?(?P<num>\d+(?:\.\d+)?)(?P<mag>万亿|亿|万|千|[kKMBT](?![A-Za-z]))?")
+#: units of measure, by what they measure: two numbers in different units of one row differ
+_MEASURES = (
+    ("time", re.compile(r"^(?:ms|μs|us|ns|s|min|h|小时|分钟|秒|天|周)$", re.I)),
+    ("rate", re.compile(r"/s$|/天|/day|qps|rps|tpm", re.I)),
+    ("size", re.compile(r"^(?:gib|gb|mib|mb|tb|kb)$", re.I)),
+)
+
+
+@dataclass(frozen=True)
+class Value:
+    """One number as a value: its amount (signed, magnitude applied), its kind and its measure."""
+
+    amount: float
+    kind: str | None  # "percent", "multiplier", "money" or None
+    measure: str | None  # "time", "rate", "size" or None
+
+    def same(self, other: Value) -> bool:
+        """Equal amounts, and no kind or measure that one states and the other contradicts."""
+        if not _close(self.amount, other.amount):
+            return False
+        if self.kind != other.kind and None not in (self.kind, other.kind):
+            return False
+        if (self.kind is None) != (other.kind is None) and "percent" in (self.kind, other.kind):
+            return False  # ``12%`` is not ``12``, nor ``12 ms``
+        return self.measure == other.measure or None in (self.measure, other.measure)
+
+
+def _close(a: float, b: float) -> bool:
+    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+
+
+@lru_cache(maxsize=1 << 14)
+def values(text: str) -> tuple[Value, ...]:
+    """The values of every quantity in ``text`` (a range gives both ends)."""
+    out: list[Value] = []
+    for tok in scan(text):
+        if tok.kind != "quantity":
+            continue
+        out += _token_values(tok.text, tok.type, tok.unit)
+    return tuple(out)
+
+
+def _token_values(text: str, typ: str, unit: str | None) -> list[Value]:
+    norm = normalize(text).replace("−", "-")
+    kind = {"percent": "percent", "multiplier": "multiplier", "money": "money"}.get(typ)
+    if kind is None and "%" in norm:
+        kind = "percent"
+    measure = next((name for name, rx in _MEASURES if unit and rx.search(unit.strip())), None)
+    found: list[Value] = []
+    for m in _PART.finditer(norm):
+        amount = float(m.group("num")) * _SCALE.get(m.group("mag") or "", 1.0)
+        if m.group("sign") == "-" and (m.start() == 0 or not norm[m.start() - 1].isdigit()):
+            amount = -amount
+        found.append(Value(amount, kind, measure))
+    if typ == "range" and len(found) == 2 and found[1].amount < 0 <= found[0].amount:
+        found[1] = Value(-found[1].amount, kind, measure)  # ``64-128``: the dash is not a sign
+    return found
+
+
+def carries(cited: tuple[Value, ...], value: Value) -> bool:
+    """Whether one of a citation's values is ``value``."""
+    return any(value.same(c) for c in cited)
+
+
+def bears(line: str, cite_text: str) -> bool:
+    """Whether every value of a citation stands on a material line (spaces as written: a line is not
+    normalised first, so ``GLM-5.2 8 卡`` never fuses into ``GLM-5.28``)."""
+    wanted = values(cite_text)
+    if not wanted:
+        return False
+    present = values(line)
+    return all(any(w.same(p) for p in present) for w in wanted)
+
+
+_MONTHS = {
+    m: n for n, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)
+}
+#: a date in the forms people write: ``2026-10-17``, ``2026/10/17``, ``2026年10月17日``, ``10月17日``,
+#: ``Oct 17``, ``OCT. 20, 2026``, ``17 Oct 2026``, ``Oct 2026``
+DATE = re.compile(
+    r"(?P<y1>(?:19|20)\d{2})[-/.年]\s?(?P<m1>\d{1,2})(?:[-/.月]\s?(?P<d1>\d{1,2})日?|月)"
+    r"|(?P<m2>\d{1,2})\s?月\s?(?P<d2>\d{1,2})\s?日"
+    r"|\b(?P<mn3>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s?(?P<d3>\d{1,2})\b(?:,?\s?(?P<y3>(?:19|20)\d{2}))?"
+    r"|\b(?P<d4>\d{1,2})\s(?P<mn4>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s(?P<y4>(?:19|20)\d{2})"
+    r"|\b(?P<mn5>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s(?P<y5>(?:19|20)\d{2})\b",
+    re.I,
+)
+
+#: (year or 0, month, day or 0)
+Day = tuple[int, int, int]
+
+
+def _day(m: re.Match[str]) -> Day | None:
+    g = m.groupdict()
+    for n in "12345":
+        month = g.get(f"m{n}") or g.get(f"mn{n}")
+        if month:
+            mon = int(month) if month.isdigit() else _MONTHS[month[:3].lower()]
+            day = int(g.get(f"d{n}") or 0)
+            if 1 <= mon <= 12 and 0 <= day <= 31:
+                return int(g.get(f"y{n}") or 0), mon, day
+    return None
+
+
+def date_of(text: str) -> Day | None:
+    """The date a token names, if it is one (``Oct 17`` → (0, 10, 17))."""
+    m = DATE.fullmatch(text.strip())
+    return _day(m) if m is not None else None
+
+
+def dates_in(text: str) -> set[Day]:
+    """Every date of a text."""
+    return {d for m in DATE.finditer(text) if (d := _day(m)) is not None}
+
+
+def same_day(a: Day, b: Day) -> bool:
+    """One date, where both say it: a year or a day left out is not a different one."""
+    return a[1] == b[1] and (not a[0] or not b[0] or a[0] == b[0]) and (not a[2] or not b[2] or a[2] == b[2])
