@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from e1prep.brief.models import EvidenceLevel as L
 from e1prep.brief.models import MaterialKind, MaterialStatus
 from e1prep.kb.loading import Material
-from e1prep.read import markers
+from e1prep.read import markers, scope
 from e1prep.read.evidence import parse_legend, range_statements, read_item, read_remark
 from e1prep.read.notes import split_note
 from e1prep.verify.facts import MaterialFacts
@@ -218,9 +218,32 @@ def test_a_status_code_inserted_before_a_unit_still_lowers() -> None:
         assert level is None or not level.quotable
 
 
+def _of_another_object(text: str, phrase: str) -> bool:
+    """Whether every lowering statement of an inserted phrase speaks of another object than the page read
+    (``read.scope``: ``repo not visited`` limits claims about the repository, not the reading), or of
+    the number it brought into a bullet of its own (``卡片采集 · stars 10-25``)."""
+    at = text.index(phrase)
+    hits = [
+        h for h in markers.find(text) if h.marker.kind in markers.LOWERING_KINDS and at <= h.start < at + len(phrase)
+    ]
+    return bool(hits) and all(
+        (
+            h.marker.kind not in ("relay", "vendor", "summary", "partial")
+            and scope.other_object(text, h.start, h.end) is not None
+        )
+        or scope.in_own_numbered_block(text, h.start, h.end)  # the phrase brought a number of its own
+        for h in hits
+    )
+
+
 @settings(max_examples=600, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(phrase=st.sampled_from(LOWERING), where=st.integers(min_value=0, max_value=4), data=st.data())
-def test_any_hedge_or_limitation_anywhere_leaves_no_number_quotable(phrase: str, where: int, data) -> None:
+def test_any_hedge_or_limitation_leaves_no_number_quotable_unless_it_speaks_of_another_object(
+    phrase: str, where: int, data
+) -> None:
+    """A statement lowers every number of the item, or (in the numbers' own bullet) that bullet's: only a
+    statement of another object (a repository, a linked article, a cluster run) leaves them as the check
+    line says. The item's numbers all stand in its last bullet, so a phrase there always lowers them."""
     lines = VERIFIED_ITEM.rstrip("\n").split("\n")
     at = min(where, len(lines) - 1)
     line = lines[at]
@@ -228,6 +251,49 @@ def test_any_hedge_or_limitation_anywhere_leaves_no_number_quotable(phrase: str,
     lines[at] = f"{line[:pos]} {phrase} {line[pos:]}"
     text = "\n".join(lines) + "\n"
     facts = _facts(text)
+    if at != len(lines) - 1 and _of_another_object(text, phrase):
+        return
     for number in ("3 倍", "120 ms"):
         level = facts.level_of(number)
         assert level is None or not level.quotable, (phrase, text)
+
+
+@pytest.mark.parametrize(
+    ("check", "extra"),
+    [
+        ("已核查原文（AINews 当期正文全文读完；DeepInfer 仓库本身本轮没打开）", ""),
+        (
+            "已核查原文（docs 页全文 + 同目录的 NodeConfig 说明）",
+            "- 边界：本报告未执行任何命令或跑测试；集群实跑结果未核。\n",
+        ),
+        ("已核查原文（Substack note 全文可读；note 末尾链接的长文在付费墙后，未读）", ""),
+        ("已核查原文（摘要 + 正文实验节与附录表格）", ""),
+        ("已核查原文", "- 数字（不要引用）：成本 每卡每小时 38 美元。\n  厂商自述：属转述的官方口径。\n"),
+    ],
+)
+def test_a_limitation_of_something_else_leaves_the_reading_verified(check: str, extra: str) -> None:
+    """Issue 21's first family, from the seed briefs' own notes: each statement limits what it speaks of."""
+    text = f"### Alpha 引擎开源\n- 核查：{check}\n- 吞吐提升 3 倍，延迟 120 ms。\n{extra}"
+    facts = _facts(text)
+    assert facts.level_of("3 倍") is L.verified
+    if "38 美元" in extra:  # the vendor bullet's own numbers carry its words
+        level = facts.level_of("38 美元")
+        assert level is not None and not level.quotable
+
+
+@pytest.mark.parametrize(
+    "lowering",
+    [
+        "- 以上数字均未核实。\n",
+        "- 数字待确认。\n",
+        "- 仓库与正文都没打开。\n",
+        "- 吞吐提升 3 倍（待确认），延迟 120 ms。\n",
+    ],
+)
+def test_a_statement_about_the_reading_or_the_numbers_still_lowers(lowering: str) -> None:
+    text = f"### Alpha 引擎开源\n- 核查：已核查原文\n- 吞吐提升 3 倍，延迟 120 ms。\n{lowering}"
+    if "（待确认）" in lowering:
+        text = f"### Alpha 引擎开源\n- 核查：已核查原文\n{lowering}"
+    facts = _facts(text)
+    level = facts.level_of("3 倍")
+    assert level is not None and not level.quotable

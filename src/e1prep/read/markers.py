@@ -3,9 +3,10 @@
 The table is the only place where the words of an evidence remark are listed: literal phrases
 (``[[marker]]`` rows) and shapes of words (``[[pattern]]`` rows). Two readers use it: the graded
 reader in :mod:`e1prep.read.evidence` (the rules backend's level of an item), and the deliberately simple
-:func:`plain_quotable` here (the verifier's own rule), which knows no scopes or clauses: an item's
-numbers are quotable only when the item states an unhedged full read and no limitation, hedge or
-relayed check anywhere (a legend symbol counts as exactly the words the note's legend gives it).
+:func:`plain_quotable` here (the verifier's own rule): an item's numbers are quotable only when the item
+states an unhedged full read and no limitation, hedge or relayed check that reaches the whole item (a
+legend symbol counts as exactly the words the note's legend gives it). How far a statement reaches is
+:mod:`e1prep.read.scope`: a limitation of another object, or of one bullet's own numbers, stays there.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 
 from ..brief.models import EvidenceLevel
 from ..text.regexgate import Gates, Source, guarded
+from . import scope
 from .numbers import scan
 
 #: kinds of markers, as the table names them
@@ -328,7 +330,7 @@ def expand_symbols(text: str, legend: Mapping[str, str] | None) -> str:
     return out
 
 
-def plain_quotable(text: str, legend: Mapping[str, str] | None = None) -> tuple[bool, str]:
+def plain_quotable(text: str, legend: Mapping[str, str] | None = None, *, scoped: bool = False) -> tuple[bool, str]:
     """The verifier's plain rule over an item's whole text: (quotable?, the words that decided).
 
     The note's legend symbols are replaced by their legend words first (``✔`` → ``全文读过``), so a
@@ -336,12 +338,13 @@ def plain_quotable(text: str, legend: Mapping[str, str] | None = None) -> tuple[
 
     Quotable only if some full-read marker stands un-negated and outside quotation marks, no full-read
     marker anywhere is negated or quoted (``没有读完全文``, ``作者说「原文已读」``), and no marker of a lowering
-    kind (partial, summary, snippet, vendor, limitation, unverified, do-not-quote, hedge, relay) occurs
-    anywhere in the item.
+    kind (partial, summary, snippet, vendor, limitation, unverified, do-not-quote, hedge, relay) reaches
+    the item: anywhere in it, or with ``scoped`` (the verifier's reading) anywhere but a clause of
+    another object or a bullet of its own numbers (``read.scope``), which limit only what they speak of.
     """
     body = strip_urls(expand_symbols(text, legend))
     hits = find(body)  # every lowering word counts here, the bare ones (``摘要``) too: this rule stays simple
-    lowering = next((h for h in hits if h.marker.kind in LOWERING_KINDS), None)
+    lowering = next((h for h in hits if h.marker.kind in LOWERING_KINDS and not (scoped and _scoped(body, h))), None)
     if lowering is not None:
         return False, lowering.marker.text
     full = [h for h in hits if h.marker.kind == "full"]
@@ -351,16 +354,63 @@ def plain_quotable(text: str, legend: Mapping[str, str] | None = None) -> tuple[
     return (True, full[0].marker.text) if full else (False, "")
 
 
-def plain_level(text: str, legend: Mapping[str, str] | None = None) -> EvidenceLevel:
-    """The level the plain rule gives an item: ``verified`` when quotable, else the strictest level stated."""
-    ok, _ = plain_quotable(text, legend)
+def plain_level(text: str, legend: Mapping[str, str] | None = None, *, scoped: bool = False) -> EvidenceLevel:
+    """The level the plain rule gives an item: ``verified`` when quotable, else the strictest level stated.
+    ``scoped``: a limitation reaches only as far as its clause (``read.scope``); the verifier reads so."""
+    ok, _ = plain_quotable(text, legend, scoped=scoped)
     if ok:
         return EvidenceLevel.verified
     body = strip_urls(expand_symbols(text, legend))
-    levels = [h.marker.level for h in find(body, LOWERING_KINDS)]
+    levels = [h.marker.level for h in find(body, LOWERING_KINDS) if not (scoped and _scoped(body, h))]
     if any(h.marker.kind == "full" for h in find(body, frozenset({"full"}))) and not levels:
         return EvidenceLevel.unverified  # a full read that is negated or quoted
     return strictest(*levels) if levels else EvidenceLevel.unverified
+
+
+def _scoped(body: str, hit: Hit) -> bool:
+    """Whether a lowering statement reaches less than the whole item (``read.scope``): a relayed check
+    never does (it is about the check itself)."""
+    if hit.marker.kind == "relay":
+        return False
+    if hit.marker.kind in ("summary", "partial") and scope.read_with_body(body, hit.start, hit.end):
+        return True
+    if hit.marker.kind in ("vendor", "summary", "partial"):  # about the claims or the reading themselves
+        return scope.in_own_numbered_block(body, hit.start, hit.end)
+    return scope.other_object(body, hit.start, hit.end) is not None or scope.in_own_numbered_block(
+        body, hit.start, hit.end
+    )
+
+
+def scoped_limits(text: str, legend: Mapping[str, str] | None = None) -> tuple[tuple[str, EvidenceLevel], ...]:
+    """The limitations of an item that speak of another object: (the object's word, their level). A line
+    that names the object carries the limitation (``仓库没打开`` limits what is said of the repository)."""
+    body = strip_urls(expand_symbols(text, legend))
+    out: dict[str, EvidenceLevel] = {}
+    for h in find(body):
+        if h.marker.kind not in LOWERING_KINDS or h.marker.kind in ("relay", "vendor", "summary", "partial"):
+            continue
+        word = scope.other_object(body, h.start, h.end)
+        if word is not None:
+            key = word.casefold()
+            out[key] = strictest(out[key], h.marker.level) if key in out else h.marker.level
+    return tuple(out.items())
+
+
+def block_level(block: str) -> EvidenceLevel | None:
+    """The strictest level any lowering statement of a bullet imposes on the bullet's own numbers (a
+    hedge or a limitation there limits that claim: ``吞吐提升 3 倍（待确认）``), except a statement of
+    another object; None when it states none."""
+    body = strip_urls(block)
+    levels = [  # every kind is found first: a qualifying clause stands only after a full read beside it
+        h.marker.level
+        for h in find(body)
+        if h.marker.kind in LOWERING_KINDS
+        and (
+            h.marker.kind in ("relay", "vendor", "summary", "partial")
+            or scope.other_object(body, h.start, h.end) is None
+        )
+    ]
+    return strictest(*levels) if levels else None
 
 
 def line_level(line: str) -> EvidenceLevel | None:

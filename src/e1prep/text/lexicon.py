@@ -33,6 +33,12 @@ class Lexicon:
     #: the team's own bookkeeping words (stage names, priorities), and the shapes of bookkeeping tokens
     bookkeeping: frozenset[str] = frozenset()
     bookkeeping_shapes: tuple[str, ...] = ()
+    #: what a statement about the reading may be about besides the page read, the words of the page
+    #: read itself, and the shapes of a summary read together with the body
+    other_objects: tuple[str, ...] = ()
+    reading_objects: tuple[str, ...] = ()
+    read_together: tuple[str, ...] = ()
+    whole_item: tuple[str, ...] = ()
     #: one literal gate for every verdict pattern, in the order of ``verdict_kinds`` (what it opens for
     #: one pattern is what a gate of that pattern alone would; one scan serves all of a text's verdicts)
     verdict_kinds: tuple[str, ...] = field(init=False, compare=False, repr=False)
@@ -94,4 +100,8 @@ def lexicon() -> Lexicon:
         check_symbols=data["check_symbols"]["chars"],
         bookkeeping=frozenset(data["bookkeeping"]["words"]),
         bookkeeping_shapes=tuple(data["bookkeeping"]["shapes"]),
+        other_objects=tuple(data["scope"]["other_objects"]),
+        reading_objects=tuple(data["scope"]["reading"]),
+        read_together=tuple(data["scope"]["read_together"]),
+        whole_item=tuple(data["scope"]["whole_item"]),
     )

@@ -19,7 +19,7 @@ from ..brief.models import (
 )
 from ..kb.knowledge import occurrences
 from ..kb.loading import Material
-from ..read.markers import line_level, plain_level
+from ..read.markers import block_level, line_level, plain_level, scoped_limits, strictest
 from ..read.notes import NoteItem, blocks, note_items
 from ..read.numbers import line_cores, normalize, normalize_line, number_cores, occurs_in
 from .values import Day, dates_in, same_day
@@ -80,6 +80,7 @@ class MaterialFacts:
     line_items: array[int] = field(default_factory=lambda: array("i"))
     line_block_starts: array[int] = field(default_factory=lambda: array("i"))
     _item_blocks: dict[int, dict[int, str]] = field(default_factory=dict)
+    _item_limits: dict[int, tuple[tuple[str, EvidenceLevel], ...]] = field(default_factory=dict)
     #: a card's or the living document's lines all have one level
     uniform: EvidenceLevel | None = None
     _item_levels: dict[int, EvidenceLevel] = field(default_factory=dict)
@@ -182,7 +183,7 @@ class MaterialFacts:
         level = self._item_levels.get(n)
         if level is None:
             item = self.items[n]
-            level = self._item_levels[n] = plain_level(item.text, item.legend)
+            level = self._item_levels[n] = plain_level(item.text, item.legend, scoped=True)
         return self.items[n], level
 
     def line_level(self, n: int) -> EvidenceLevel | None:
@@ -195,8 +196,23 @@ class MaterialFacts:
                 self._line_levels[n] = None
             else:
                 block = self._block(item, self.line_block_starts[n])
-                self._line_levels[n] = line_level(block) or self.item_level(item)[1]
+                level = line_level(block) or self.item_level(item)[1]
+                own = block_level(block)  # a hedge or limitation of this bullet's own claim
+                if own is not None:
+                    level = strictest(level, own)
+                for word, limit in self._limits(item):  # a line about an object the item's check excepts
+                    if word in block.casefold():
+                        level = strictest(level, limit)
+                self._line_levels[n] = level
         return self._line_levels[n]
+
+    def _limits(self, n: int) -> tuple[tuple[str, EvidenceLevel], ...]:
+        """Item ``n``'s limitations of other objects (``read.markers.scoped_limits``), read once."""
+        found = self._item_limits.get(n)
+        if found is None:
+            item = self.items[n]
+            found = self._item_limits[n] = scoped_limits(item.text, item.legend)
+        return found
 
     def _block(self, n: int, first: int) -> str:
         """The bullet block of item ``n`` that starts on (1-based) line ``first``."""

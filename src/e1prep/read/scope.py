@@ -1,0 +1,83 @@
+"""What a statement about the reading is about: the clause it stands in decides how far it reaches.
+
+A limitation lowers the whole item only when it speaks of the reading of the item's page. It does not
+when its sentence names another object and not the page (``DeepInfer 仓库本身本轮没打开``: the
+repository was not opened, the article was read in full), when it qualifies a summary read together
+with the body (``摘要 + 正文实验节``), or when it stands in a bullet of the item's body that holds
+numbers of its own (``数字（不要引用）：… 155 万亿 … 厂商自述``): that bullet's own numbers carry it,
+line by line. A statement on the item's check line (``核查：``) is always about the reading.
+
+The words are data (``data/writing.toml`` ``[scope]`` and ``[remark_labels]``).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from ..text.lexicon import lexicon
+from .numbers import scan
+
+#: what ends a sentence, or opens or closes a parenthesis, around a statement
+_BOUNDS = re.compile(r"[。；;！？!?\n（）()]")
+#: a line that opens a bullet of its own (its continuation lines do not)
+_OPENS_BLOCK = re.compile(r"\s*(?:[-*+•]\s|\d+[.)、]\s?|#|\|)")
+#: a bullet line of an item's body
+_BULLET = re.compile(r"\s*(?:[-*+•]\s|\d+[.)、]\s)")
+
+
+@cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    lex = lexicon()
+
+    def words(items: tuple[str, ...]) -> re.Pattern[str]:
+        alts = "|".join(re.escape(w) for w in sorted(items, key=len, reverse=True))
+        return re.compile(rf"(?<![A-Za-z])(?:{alts})(?![A-Za-z])", re.I)
+
+    together = re.compile("|".join(f"(?:{s})" for s in lex.read_together), re.I)
+    labels = "|".join(re.escape(w) for w in sorted(lex.remark_labels, key=len, reverse=True))
+    remark = re.compile(rf"(?:{labels})(?:\*\*)?\s*[:：]", re.I)
+    return words(lex.other_objects), words(lex.reading_objects), together, remark, words(lex.whole_item)
+
+
+def sentence_around(text: str, start: int, end: int) -> str:
+    """The sentence (or parenthesis) that holds ``text[start:end]``."""
+    before = [m.end() for m in _BOUNDS.finditer(text, 0, start)]
+    after = _BOUNDS.search(text, end)
+    return text[before[-1] if before else 0 : after.start() if after else len(text)]
+
+
+def other_object(text: str, start: int, end: int) -> str | None:
+    """The other object a statement's sentence names (and the page read it does not), if any."""
+    others, reading, _, _, whole = _patterns()
+    sentence = sentence_around(text, start, end)
+    if reading.search(sentence) or whole.search(sentence):
+        return None
+    found = others.search(sentence)
+    return found.group(0) if found is not None else None
+
+
+def read_with_body(text: str, start: int, end: int) -> bool:
+    """Whether a summary word stands in a sentence that says the body was read with it."""
+    return _patterns()[2].search(sentence_around(text, start, end)) is not None
+
+
+def in_own_numbered_block(text: str, start: int, end: int) -> bool:
+    """Whether a statement stands in a body bullet that holds numbers of its own, and speaks neither of
+    the reading (no check label in the bullet) nor of the item's numbers as a whole (``以上数字``)."""
+    lines = text.split("\n")
+    at = text.count("\n", 0, start)
+    if not _BULLET.match(lines[at]) and not (at > 0 and lines[at][:1].isspace()):
+        return False  # a table row, a heading or a paragraph: its statement reaches the item
+    first = at
+    while first > 0 and not _OPENS_BLOCK.match(lines[first]):
+        first -= 1
+    last = at + 1
+    while last < len(lines) and not _OPENS_BLOCK.match(lines[last]) and lines[last].strip():
+        last += 1
+    block = "\n".join(lines[first:last])
+    _, _, _, remark, whole = _patterns()
+    if remark.search(block) or whole.search(sentence_around(text, start, end)):
+        return False
+    offset = sum(len(line) + 1 for line in lines[:first])  # the statement's own words are no number of the bullet
+    return any(t.kind == "quantity" and not (t.start < end - offset and start - offset < t.end) for t in scan(block))
