@@ -23,7 +23,7 @@ from ..brief.models import (
     Refresh,
     SourceRef,
 )
-from ..kb.knowledge import KnowledgeDoc, occurrences
+from ..kb.knowledge import KnowledgeDoc
 from ..kb.loading import KB, Material, card_field_line, card_repo, card_section
 from ..read.identity import short_title
 from ..read.markers import RANK
@@ -38,6 +38,8 @@ CARD_SECTIONS_MIN_OVERLAP = 0.0  # overlap alone is no signal across languages; 
 _STARS = re.compile(r"(\d[\d,]*)\s*⭐")
 _WEEKLY = re.compile(r"周增\s*([+\-]?\d[\d,]*)")
 _DATE = re.compile(r"(20\d{2}-\d{2}-\d{2})")
+#: a repository's display name in parentheses right after it (``owner/repo（Name）``)
+_ASIDE = re.compile(r"\s*[（(]([^）)，,]{1,40})[）)]", re.I)
 
 
 @dataclass(frozen=True)
@@ -74,9 +76,15 @@ class DocCount:
 
 
 def display_name(doc: KnowledgeDoc, repo: str) -> str:
-    """How the document names a repository: ``owner/repo（Name）`` → ``Name``; else the repo's own name."""
-    m = re.search(re.escape(repo) + r"\s*[（(]([^）)，,]{1,40})[）)]", doc.text, re.I)
-    return m.group(1).strip() if m else repo.split("/")[-1]
+    """How the document names a repository: ``owner/repo（Name）`` → ``Name``; else the repo's own name.
+
+    The first place where ``re.escape(repo) + _ASIDE`` matches under ``re.I``: the repository's
+    places from the document's name index, each tried with the one compiled ``_ASIDE``."""
+    for at in doc.names.find(repo):
+        m = _ASIDE.match(doc.text, at + len(repo))
+        if m:
+            return m.group(1).strip()
+    return repo.split("/")[-1]
 
 
 def doc_counts(doc: KnowledgeDoc, repo: str) -> list[DocCount]:
@@ -89,20 +97,10 @@ def doc_counts(doc: KnowledgeDoc, repo: str) -> list[DocCount]:
 
 
 def _doc_counts(doc: KnowledgeDoc, repo: str) -> list[DocCount]:
-    short = repo.split("/")[-1]
-    patterns = [re.compile(re.escape(repo), re.I), re.compile(rf"(?<![\w/-]){re.escape(short)}(?![\w-])", re.I)]
     lines = doc.text.split("\n")
-    # only the lines holding the short name (both patterns need it), found by one scan of the text
-    low, needle = doc.lower, short.lower()
-    if low and needle:
-        candidates = dict.fromkeys(doc.line_of(at) for at in occurrences(low, needle))
-        numbered = [(n, lines[n - 1]) for n in candidates]
-    else:
-        numbered = list(enumerate(lines, start=1))
     out = []
-    for n, line in numbered:
-        if not any(p.search(line) for p in patterns):
-            continue
+    for n in _naming_lines(doc, repo):
+        line = lines[n - 1]
         stars = _STARS.search(line)
         if not stars:
             continue
@@ -114,6 +112,25 @@ def _doc_counts(doc: KnowledgeDoc, repo: str) -> list[DocCount]:
             )
         )
     return out
+
+
+def _naming_lines(doc: KnowledgeDoc, repo: str) -> list[int]:
+    """The lines (1-based, ascending) where ``re.search(re.escape(repo), line, re.I)`` or
+    ``re.search(rf"(?<![\\w/-]){re.escape(short)}(?![\\w-])", line, re.I)`` matches (``short``: the
+    repository's own name), from the places the document's name index holds them."""
+    text, short = doc.text, repo.split("/")[-1]
+    found = {doc.line_of(at) for at in doc.names.find(repo) if "\n" not in text[at : at + len(repo)]}
+    for at in doc.names.find(short):
+        end = at + len(short)
+        before, after = text[at - 1 : at], text[end : end + 1]  # a line's ends stand next to "\n" (no word)
+        if "\n" not in text[at:end] and not _word_or(before, "/-") and not _word_or(after, "-"):
+            found.add(doc.line_of(at))
+    return sorted(found)
+
+
+def _word_or(char: str, signs: str) -> bool:
+    """``char`` (one or none) matches ``\\w`` or is one of ``signs`` (``[\\w/-]`` of ``re``, even under ``re.I``)."""
+    return bool(char) and (char.isalnum() or char == "_" or char in signs)
 
 
 def _cards(kb: KB, kind: MaterialKind, with_spot: bool = False) -> Iterable[Material]:

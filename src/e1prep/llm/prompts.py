@@ -16,7 +16,7 @@ from pathlib import Path
 from .._resources import package_dir
 from ..brief.models import EVIDENCE_LABELS, EvidenceLevel, MaterialKind
 from ..errors import ConfigError
-from ..kb.knowledge import KnowledgeDoc, Section, arxiv_ids
+from ..kb.knowledge import KnowledgeDoc, Section, arxiv_ids, fold
 from ..kb.loading import Material, split_front_matter
 from ..read.notes import NoteItem, item_names, note_items
 
@@ -286,8 +286,8 @@ def render_doc_context(doc: KnowledgeDoc, names: list[str], text: str, budget: i
     for sec, hit_names in relevant_sections(doc, names, text):
         body = lines[sec.start : sec.end]
         if hit_names:
-            patterns = [re.compile(re.escape(n), re.I) for n in hit_names]
-            chosen = [ln for ln in body if any(p.search(ln) for p in patterns)]
+            folded = [fold(n) for n in hit_names]  # ``re.search(re.escape(n), ln, re.I)``, by folding
+            chosen = [ln for ln in body if any(f in fold(ln) for f in folded)]
         else:
             chosen = sorted(body, key=lambda ln: -len(mine & _tokens(ln)))[:3]
             chosen = [ln for ln in body if ln in chosen]
