@@ -7,7 +7,7 @@ import json
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -16,12 +16,31 @@ EXAMPLE = Path(__file__).resolve().parents[1] / "evals" / "golden" / "2026-10-25
 
 def example_with_note(target: Path, rel: str, text: str) -> Path:
     """Copy the example KB to ``target``, write ``text`` at ``rel`` and list it in the manifest."""
+    return example_with_files(target, {rel: text})
+
+
+def example_with_files(target: Path, files: Mapping[str, str], *, listed: bool = True) -> Path:
+    """Copy the example KB to ``target`` and write ``files`` (path: text) into it; with ``listed``, each
+    is added to the manifest's materials (without: it replaces a file of the example, e.g. the document)."""
     shutil.copytree(EXAMPLE, target)
-    (target / rel).write_text(text, encoding="utf-8")
-    manifest = json.loads((target / "manifest.json").read_text(encoding="utf-8"))
-    manifest["items"][0]["materials"].append(rel)
-    (target / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False), encoding="utf-8")
+    for rel, text in files.items():
+        (target / rel).parent.mkdir(parents=True, exist_ok=True)
+        (target / rel).write_text(text, encoding="utf-8")
+    if listed:
+        manifest = json.loads((target / "manifest.json").read_text(encoding="utf-8"))
+        manifest["items"][0]["materials"].extend(files)
+        (target / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False), encoding="utf-8")
     return target / "manifest.json"
+
+
+def manifest_inputs(manifest: Path) -> list[Path]:
+    """Every file a draft of ``manifest`` reads: the manifest, then each item's living document,
+    materials and spot checks."""
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    rels = [
+        rel for item in data["items"] for rel in (item["knowledge"], *item["materials"], *item.get("spot_check", ()))
+    ]
+    return [manifest, *(manifest.parent / rel for rel in rels)]
 
 
 def fill(header: str, chunk: Callable[[int], str], size: int) -> str:
