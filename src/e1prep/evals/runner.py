@@ -350,6 +350,23 @@ def run_cli(args: argparse.Namespace) -> int:
         print(f"\nlayout invariance: {invariance.same}/{invariance.checked} variants agree ({invariance.share:.0%})")
         for name, diff in invariance.differences.items():
             print(f"  {name}: " + "; ".join(diff[:3]))
+    verifier_dir = golden_dir.parent / "verifier"
+    if args.backend == "rules" and not args.cases and verifier_dir.is_dir():  # the verifier, on both sides
+        from .roc import measure
+
+        roc = measure(verifier_dir, golden_dir)
+        figures.update({f"verifier_{k}": v for k, v in roc.figures().items()})
+        print(f"\n{roc.render()}")
+        heldout = verifier_dir / "heldout-forgeries.jsonl"
+        if heldout.is_file():  # written by another hand, never tuned on: reported as measured
+            held = measure(verifier_dir, golden_dir, catalogue=heldout)
+            figures.update(
+                {f"verifier_heldout_{k}": v for k, v in held.figures().items() if "forger" in k or "equiv" in k}
+            )
+            print(
+                f"\nheld-out forgeries ({heldout.name}):\n"
+                + held.render().split("forgery side", 1)[-1].split("\n", 1)[-1]
+            )
     report = {
         "backend": args.backend,
         "overall": figures,
@@ -387,7 +404,7 @@ def gate(results: list[CaseResult], figures: dict[str, Any], thresholds: dict[st
     own = {k: v for k, v in thresholds.items() if k != "set"}
     in_sets = {case for spec in sets.values() for case in spec.get("cases", [])}
     rest = [r for r in results if r.case not in in_sets]
-    whole_run = {k: v for k, v in figures.items() if k.startswith(("remarks_", "layout_"))}
+    whole_run = {k: v for k, v in figures.items() if k.startswith(("remarks_", "layout_", "verifier_"))}
     failures = check_thresholds({**overall(rest), **whole_run}, own) if rest else []
     for name, spec in sets.items():
         members = [r for r in results if r.case in spec.get("cases", [])]

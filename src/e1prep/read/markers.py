@@ -413,10 +413,28 @@ def block_level(block: str) -> EvidenceLevel | None:
     return strictest(*levels) if levels else None
 
 
-def line_level(line: str) -> EvidenceLevel | None:
+def claims_about(block: str, word: str) -> bool:
+    """Whether a bullet says something of ``word``'s object in a sentence that is no statement about
+    the reading itself (the sentence that excepts the object from the reading limits nothing)."""
+    low = block.casefold()
+    if word not in low:
+        return False
+    return any(word in part.casefold() and not find(part, LOWERING_KINDS) for part in scope.sentences(block))
+
+
+def line_level(line: str, *, scoped: bool = False) -> EvidenceLevel | None:
     """A level a single line's own words impose on its numbers: vendor, then snippet or an access
-    problem, then summary, then unverified / do-not-quote / relayed (None: the line states none)."""
-    hits = find(strip_urls(line))
+    problem, then summary, then unverified / do-not-quote / relayed (None: the line states none).
+    ``scoped``: a statement of another object (``read.scope``) imposes nothing on the line's numbers."""
+    body = strip_urls(line)
+    hits = find(body)
+    if scoped:
+        hits = [
+            h
+            for h in hits
+            if h.marker.kind in ("relay", "vendor", "summary", "partial")
+            or scope.other_object(body, h.start, h.end) is None
+        ]
     if not hits:  # most lines state nothing
         return None
     kinds = {h.marker.kind for h in hits} | {"access" for h in hits if h.marker.access}

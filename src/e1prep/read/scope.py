@@ -18,8 +18,8 @@ from functools import cache
 from ..text.lexicon import lexicon
 from .numbers import scan
 
-#: what ends a sentence, or opens or closes a parenthesis, around a statement
-_BOUNDS = re.compile(r"[。；;！？!?\n（）()]")
+#: what ends a sentence, opens or closes a parenthesis, or parts table cells, around a statement
+_BOUNDS = re.compile(r"[。；;！？!?\n（）()|]")
 #: a line that opens a bullet of its own (its continuation lines do not)
 _OPENS_BLOCK = re.compile(r"\s*(?:[-*+•]\s|\d+[.)、]\s?|#|\|)")
 #: a bullet line of an item's body
@@ -47,11 +47,18 @@ def sentence_around(text: str, start: int, end: int) -> str:
     return text[before[-1] if before else 0 : after.start() if after else len(text)]
 
 
+def sentences(text: str) -> list[str]:
+    """A text cut at sentence ends, parentheses and table cells."""
+    return [part for part in _BOUNDS.split(text) if part.strip()]
+
+
 def other_object(text: str, start: int, end: int) -> str | None:
     """The other object a statement's sentence names (and the page read it does not), if any."""
     others, reading, _, _, whole = _patterns()
     sentence = sentence_around(text, start, end)
     if reading.search(sentence) or whole.search(sentence):
+        return None
+    if any(t.kind == "quantity" for t in scan(sentence)):  # numbers in the very sentence are limited by it
         return None
     found = others.search(sentence)
     return found.group(0) if found is not None else None

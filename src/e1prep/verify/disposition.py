@@ -195,8 +195,8 @@ class _Repairing:
         elif fname == "status" and v.rule == "anchor-status-wrong":
             data["status"] = "anchored" if self.settler.anchored(data["arxiv"]) else "new"
             self.note(v, "corrected")
-        elif fname == "members" and at is not None:
-            data["members"][at] = None
+        elif fname in ("members", "sections") and at is not None:
+            data[fname][at] = None
             self.note(v, "removed")
         elif fname == "sources":
             data["sources"] = [s for s in data["sources"] if s != v.text]
@@ -267,8 +267,9 @@ class _Repairing:
         for name in ("points", "boundary"):  # an entry whose every sentence was withdrawn is gone
             if isinstance(data.get(name), list):
                 data[name] = [e for e in data[name] if not isinstance(e, str) or e.strip()]
-        if data.get("members") and None in data["members"]:
-            data["members"] = [m for m in data["members"] if m is not None]
+        for name in ("members", "sections"):
+            if data.get(name) and None in data[name]:
+                data[name] = [m for m in data[name] if m is not None]
         return type(self.obj).model_validate(data), self.made
 
 

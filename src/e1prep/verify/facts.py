@@ -19,7 +19,7 @@ from ..brief.models import (
 )
 from ..kb.knowledge import occurrences
 from ..kb.loading import Material
-from ..read.markers import block_level, line_level, plain_level, scoped_limits, strictest
+from ..read.markers import block_level, claims_about, line_level, plain_level, scoped_limits, strictest
 from ..read.notes import NoteItem, blocks, note_items
 from ..read.numbers import line_cores, normalize, normalize_line, number_cores, occurs_in
 from .values import Day, dates_in, same_day
@@ -196,12 +196,12 @@ class MaterialFacts:
                 self._line_levels[n] = None
             else:
                 block = self._block(item, self.line_block_starts[n])
-                level = line_level(block) or self.item_level(item)[1]
+                level = line_level(block, scoped=True) or self.item_level(item)[1]
                 own = block_level(block)  # a hedge or limitation of this bullet's own claim
                 if own is not None:
                     level = strictest(level, own)
                 for word, limit in self._limits(item):  # a line about an object the item's check excepts
-                    if word in block.casefold():
+                    if claims_about(block, word):
                         level = strictest(level, limit)
                 self._line_levels[n] = level
         return self._line_levels[n]

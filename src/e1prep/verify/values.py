@@ -8,14 +8,37 @@ a kind (``12%`` is not ``12 倍`` nor ``12 ms``) or a unit of measure (``ms`` is
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..read.numbers import normalize, scan
+from ..read.numbers import scan
 
 #: what a magnitude word multiplies by
 _SCALE = {"万亿": 1e12, "亿": 1e8, "万": 1e4, "千": 1e3, "k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12}
-_PART = re.compile(r"(?P<sign>[+\-])?[$¥€£]?(?P<num>\d+(?:\.\d+)?)(?P<mag>万亿|亿|万|千|[kKMBT](?![A-Za-z]))?")
+_PART = re.compile(r"(?P<sign>[+\-])?[$¥€£]?(?P<num>\d+(?:\.\d+)?)\s?(?P<mag>万亿|亿|万|千|[kKMBT](?![A-Za-z]))?")
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+#: a unit of measure in its base unit (seconds, bytes): ``42.3 ms`` is not ``42.3 s``
+_UNIT_SCALE = {
+    "ns": 1e-9,
+    "μs": 1e-6,
+    "us": 1e-6,
+    "ms": 1e-3,
+    "s": 1.0,
+    "秒": 1.0,
+    "min": 60.0,
+    "分钟": 60.0,
+    "h": 3600.0,
+    "小时": 3600.0,
+    "天": 86400.0,
+    "周": 604800.0,
+    "kb": 1e3,
+    "mb": 1e6,
+    "gb": 1e9,
+    "tb": 1e12,
+    "mib": 2**20,
+    "gib": 2**30,
+}
 #: units of measure, by what they measure: two numbers in different units of one row differ
 _MEASURES = (
     ("time", re.compile(r"^(?:ms|μs|us|ns|s|min|h|小时|分钟|秒|天|周)$", re.I)),
@@ -59,14 +82,15 @@ def values(text: str) -> tuple[Value, ...]:
 
 
 def _token_values(text: str, typ: str, unit: str | None) -> list[Value]:
-    norm = normalize(text).replace("−", "-")
+    norm = _THOUSANDS.sub("", unicodedata.normalize("NFKC", text)).replace("−", "-").replace("–", "-")
     kind = {"percent": "percent", "multiplier": "multiplier", "money": "money"}.get(typ)
     if kind is None and "%" in norm:
         kind = "percent"
     measure = next((name for name, rx in _MEASURES if unit and rx.search(unit.strip())), None)
     found: list[Value] = []
+    scale = _UNIT_SCALE.get((unit or "").strip().lower(), 1.0)
     for m in _PART.finditer(norm):
-        amount = float(m.group("num")) * _SCALE.get(m.group("mag") or "", 1.0)
+        amount = float(m.group("num")) * _SCALE.get(m.group("mag") or "", 1.0) * scale
         if m.group("sign") == "-" and (m.start() == 0 or not norm[m.start() - 1].isdigit()):
             amount = -amount
         found.append(Value(amount, kind, measure))
@@ -134,3 +158,78 @@ def dates_in(text: str) -> set[Day]:
 def same_day(a: Day, b: Day) -> bool:
     """One date, where both say it: a year or a day left out is not a different one."""
     return a[1] == b[1] and (not a[0] or not b[0] or a[0] == b[0]) and (not a[2] or not b[2] or a[2] == b[2])
+
+
+_CN_DIGITS = {
+    "零": 0,
+    "〇": 0,
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+}
+_CN_UNITS = {"十": 10, "百": 100, "千": 1000}
+_CN_BIG = {"万": 1e4, "亿": 1e8}
+_ROMAN = {"ⅰ": 1, "ⅱ": 2, "ⅲ": 3, "ⅳ": 4, "ⅴ": 5, "ⅵ": 6, "ⅶ": 7, "ⅷ": 8, "ⅸ": 9, "ⅹ": 10, "ⅺ": 11, "ⅻ": 12}
+#: numbers a text writes without its digits: Chinese numerals before 倍, 卡 or tokens, after 百分之, or
+#: of hundreds and more (``一个`` is an article, not a count); circled and
+#: Roman numerals before one (``三倍``, ``百分之三十五``, ``一百五十五万亿 tokens/天``, ``② 倍``, ``Ⅲ 倍``)
+_HIDDEN = re.compile(
+    r"(?P<pct>百分之)?(?P<cn>[零〇一二两三四五六七八九十百千万亿]*[一二两三四五六七八九十][零〇一二两三四五六七八九十百千万亿]*)"
+    r"(?P<cnunit>\s?(?:倍|%|卡|tokens?|tok))?"
+    r"|(?P<sym>[①-⑳Ⅰ-Ⅻⅰ-ⅻ])\s?(?P<symunit>倍|%|×|x|卡|次)"
+)
+
+
+def _chinese(numeral: str) -> float | None:
+    """The value of a Chinese numeral (``一百五十五万亿`` → 1.55e14); None when it is not one."""
+    total, section, digit = 0.0, 0.0, None
+    for ch in numeral:
+        if ch in _CN_DIGITS:
+            if digit is not None:  # two digits in a row (``一二``): not a numeral
+                return None
+            digit = _CN_DIGITS[ch]
+        elif ch in _CN_UNITS:
+            section += (1 if digit is None else digit) * _CN_UNITS[ch]
+            digit = None
+        else:  # 万 / 亿 close a section (万亿 multiplies twice)
+            total = (total + section + (digit or 0)) * _CN_BIG[ch]
+            section, digit = 0.0, None
+    return total + section + (digit or 0)
+
+
+def hidden(text: str) -> list[tuple[int, int, str, Value]]:
+    """The quantities of ``text`` written without digits: (start, end, as written, value)."""
+    out = []
+    for m in _HIDDEN.finditer(text):
+        if m.group("sym"):
+            sym = unicodedata.normalize("NFKC", m.group("sym")).lower()
+            amount = float(sym) if sym.isdigit() else float(_ROMAN.get(m.group("sym").lower(), 0))
+            unit = m.group("symunit")
+        elif m.group("pct") or m.group("cnunit") or any(ch in m.group("cn") for ch in "百千万亿"):
+            value = _chinese(m.group("cn"))
+            if value is None:
+                continue
+            amount, unit = value, "%" if m.group("pct") else (m.group("cnunit") or "").strip()
+        else:
+            continue
+        if not amount:
+            continue
+        kind = "percent" if unit == "%" else "multiplier" if unit in ("倍", "×", "x") else None
+        out.append((m.start(), m.end(), m.group(0), Value(amount, kind, None)))
+    return out
+
+
+def digits_alike(a: float, b: float) -> bool:
+    """Whether two amounts share their significant digits, two at least (``155 亿`` and ``155 万亿``; a
+    lone digit shared says nothing)."""
+    if not a or not b or len(f"{abs(a):.12g}".replace(".", "").strip("0")) < 2:
+        return False
+    ratio = abs(a / b)
+    return any(_close(ratio, 10.0**k) for k in range(-15, 16))

@@ -8,6 +8,7 @@ the material line the number stands on.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
@@ -32,12 +33,14 @@ from ..read.markers import RANK as _RANK
 from ..read.markers import strictest
 from ..read.notes import URL_RE, NoteItem
 from ..read.numbers import NumberToken, normalize, number_cores, occurs_in, scan
+from ..text.lexicon import lexicon
 from ..text.regexgate import guarded
 from .bookkeeping import Bookkeeping
 from .disposition import Settler, blank_marked
 from .facts import MaterialFacts, filed, packed
 from .report import Report
-from .values import Value, bears, carries, date_of, values
+from .values import Value, bears, carries, date_of, digits_alike, hidden, values
+from .whole import check_brief
 
 #: name-like words: compounds joined by - _ . / (``nvidia_flake8_2019``, ``recursive-oss/rec``),
 #: words mixing letters and digits (``flake8``), and bracketed labels (``[flake8]``, ``【X】``)
@@ -67,6 +70,11 @@ _KEY_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9+#]*(?:[\-_.][A-Za-z0-9+#]+)*")
 _NAME_LIKE = re.compile(r"\d|[a-z][A-Z]|[A-Z]{2}|\w[\-_./]\w")
 _ISSUE_KEY = re.compile(r"([\w.\-]+)#(\d+)")
 _IDENT_GAP = re.compile(r"(?<=[A-Za-z])[ -](?=\d)")
+#: a capitalised word with a small letter in it, a word with an inner capital (``SiliconServe``), and
+#: the separators of a list of names (``vLLM / SGLang / Lumina``, ``MLX + llama.cpp + X``)
+_CAPITALISED = re.compile(r"(?<![\w\-./])[A-Z](?=[A-Za-z]*[a-z])[A-Za-z]{2,}(?![\w\-/])")
+_INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
+_LISTED = re.compile(r"\s*(?:/|、|\+|＋|，|,|或|和|与|及|vs\.?)\s*")
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
 _FUNCTION_WORDS = frozenset({"vs", "and", "or", "the", "of", "in", "on", "for", "with", "to", "a", "an", "by"})
 #: the share of a CJK key's character pairs its sources must hold
@@ -74,8 +82,29 @@ _CJK_SHARE = 0.6
 _VERSION = re.compile(r"v?(\d+\.\d+)(?:\.0)?")
 #: the end of a range of sections (``§2.1–2.4``): not a quantity
 _SECTION_RANGE = re.compile(r"§\s*\d+(?:\.\d+)*\s*[-–~]\s*(\d+(?:\.\d+)*)")
+#: a setting and its value: a command-line flag (``--max-num-batched-tokens 8192``) or an assignment
+#: (``VLLM_USE_FLASHINFER_MOE_FP4=0``); the value is an identifier, not a quantity
+_PARAMETER = re.compile(r"(?:--[A-Za-z][\w.-]*[ =]|\b[A-Za-z_][\w.]*=)\s*(\d+(?:\.\d+)?)(?![\w.%])")
+_LAST_QUOTED = re.compile(r"「([^「」]+)」\s*$")
+_ARXIV_ID = re.compile(r"\d{4}\.\d{4,5}(?:v\d+)?")
+#: hit counts said in other words: ``「X」共 8 处命中``, ``「X」命中 8 次``, ``X has 8 hits``
+_HIT_OTHER = re.compile(
+    r"「([^「」]{1,200})」\s*(?:共|有)?\s*(\d+)\s*处命中|「([^「」]{1,200})」\s*命中\s*(\d+)\s*次"
+    r"|([\w.\-/]{2,80})\s+has\s+(\d+)\s+hits?\b"
+)
 _SECTION_ID = re.compile(r"(?:§|\bSection\s?|\bSec\.\s?|章节\s?)(\d+(?:\.\d+)*)", re.I)
-_TEXT_FIELDS = ("title", "points", "relation", "boundary", "summary", "claim", "detail", "action", "evidence_note")
+_TEXT_FIELDS = (
+    "title",
+    "points",
+    "relation",
+    "boundary",
+    "summary",
+    "claim",
+    "detail",
+    "action",
+    "evidence_note",
+    "section",
+)
 
 #: texts whose ungrounded names the verifier remembers at a time
 _MEMO_TEXTS = 4096
@@ -100,7 +129,7 @@ class Verifier:
         self.section_ids = {s.id for s in doc.sections}
         self.bookkeeping = Bookkeeping.of(kb, doc)
         #: every read material of the batch, and the living document
-        self._batch = list(self.facts.values())
+        self.batch = list(self.facts.values())
         #: every URL (per text: where each stands, filed under its hash) and arXiv id of the materials,
         #: what is looked up: most lookups end here, the rest search the texts once each (a set of
         #: every word, or of every URL as a string, would cost several times a dump in memory)
@@ -108,6 +137,7 @@ class Verifier:
         self._arxiv = {a for text in self._texts for a in arxiv_ids(text)}
         self._in_materials: dict[str, bool] = {}
         self._hits: dict[str, int] = {}
+        self._squashed_doc: str | None = None
         #: the ungrounded names of a text read against some grounds (a batch repeats its sentences)
         self._ungrounded: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {}
         #: what a text's check found (rule, words, reason), by the text, its object's sources and citations
@@ -117,7 +147,10 @@ class Verifier:
         """Does ``text`` occur verbatim in a material? (URLs, arXiv ids: answered once each.)"""
         found = self._in_materials.get(text)
         if found is None:
-            found = self._in_materials[text] = self._is_token(text) or self._in_texts(text)
+            whole_token = text.startswith(("http://", "https://", "www.")) or _ARXIV_ID.fullmatch(text) is not None
+            # a URL or an arXiv id stands whole or not at all (a prefix of a real one is another one)
+            found = self._is_token(text) or (not whole_token and self._in_texts(text))
+            self._in_materials[text] = found
         return found
 
     def _is_token(self, text: str) -> bool:
@@ -138,6 +171,73 @@ class Verifier:
             return text in "\n".join(self._texts)
         return any(text in t for t in self._texts)
 
+    # --- what the whole-brief checks ask (verify.whole) ------------------------------------------
+
+    def carried_by(self, brief: Brief) -> list[_Cited]:
+        """What every citation of the brief carries, and the brief's own counts (its objects, excluded
+        items, materials): the brief's own sentences may restate any of it."""
+        counts = {
+            len(brief.increments),
+            len(brief.refreshes),
+            len(brief.contradictions),
+            len(brief.anchors),
+            len(brief.excluded),
+            sum(max(len(e.members), 1) for e in brief.excluded),
+            sum(max(len(c.members), 1) for c in brief.contradictions),
+            len(brief.sources),
+            len(self.kb.item.materials),
+            sum(1 for m in self.kb.materials if m.status is MaterialStatus.read),
+        }
+        own = [(frozenset({str(n)}), (Value(float(n), None, None),)) for n in counts]
+        return own + list(
+            {
+                _carried(c): None
+                for name in ("increments", "refreshes", "contradictions")
+                for o in getattr(brief, name)
+                for c in o.numbers
+            }
+        )
+
+    def check_text(self, path: str, text: str, grounds: list[MaterialFacts], carried: list[_Cited]) -> list[Violation]:
+        """A text that belongs to no object, checked as an object's would be."""
+        text = blank_marked(text)
+        return self._text(path, text, grounds, carried) if text.strip() else []
+
+    def grounds_of(self, sources: list[str]) -> list[MaterialFacts]:
+        return [self.facts[s] for s in (*sources, self.doc.path) if s in self.facts]
+
+    def named(self, name: str, grounds: list[MaterialFacts]) -> bool:
+        """A key-like name (a member of a group) stands in a ground as written or by its subject's words."""
+        return self._named(name, grounds) or self._every_word_named(name, grounds)
+
+    def _every_word_named(self, name: str, grounds: list[MaterialFacts]) -> bool:
+        """Every Latin word of a name stands in a ground, and most of its CJK character pairs do (a
+        title as the rules clean it, less its link marks and spacing)."""
+        bare = self.bookkeeping.pattern.sub(" ", name)
+        words = [w for w in _KEY_WORD.findall(bare) if w.casefold() not in _FUNCTION_WORDS and not w.isdigit()]
+        pairs = [run[i : i + 2] for run in _CJK_RUN.findall(bare) for i in range(len(run) - 1)]
+        if not words and not pairs:
+            return False
+        if not all(self._named(w, grounds) for w in words):
+            return False
+        return not pairs or sum(1 for p in pairs if any(f.names(p) for f in grounds)) / len(pairs) >= _CJK_SHARE
+
+    def level_stated(self, path: str, entry: Any) -> list[Violation]:
+        """An entry's level against what its material states (``_object_level``)."""
+        return self._object_level(path, entry)
+
+    def known(self, name: str) -> bool:
+        """Whether the living document names ``name``, however it is spaced (``AgentMosaic``,
+        ``Agent　Mosaic`` and ``Agent-Mosaic`` are ``Agent Mosaic``)."""
+        if self.hits(name) or self.hits(unicodedata.normalize("NFKC", name)):
+            return True
+        squashed = _squash(name)
+        if len(squashed) < _SQUASHED_MIN:
+            return False
+        if self._squashed_doc is None:
+            self._squashed_doc = _squash(self.doc.text)
+        return squashed in self._squashed_doc
+
     def hits(self, term: str) -> int:
         if term not in self._hits:
             self._hits[term] = self.doc.search(term).hits
@@ -150,17 +250,7 @@ class Verifier:
         for name in ("increments", "refreshes", "contradictions", "anchors"):
             for n, obj in enumerate(getattr(brief, name)):
                 report.violations += self.check_object(f"{name}[{n}]", obj)
-        listed = {s.path for s in brief.sources}
-        for path in self.kb.item.materials:
-            if path not in listed:
-                report.violations.append(
-                    Violation(
-                        path="sources",
-                        rule="sources-incomplete",
-                        text=path,
-                        reason="material of the manifest has no entry in the sources",
-                    )
-                )
+        report.violations += check_brief(self, brief)
         return report
 
     def settle(self, brief: Brief) -> Report:
@@ -183,7 +273,7 @@ class Verifier:
     def check_object(self, path: str, obj: Increment | Refresh | Contradiction | Anchor) -> list[Violation]:
         out: list[Violation] = self._sources(path, obj)
         if isinstance(obj, Anchor):
-            return out + self._anchor(path, obj)
+            return out + self._anchor(path, obj) + self._anchor_text(path, obj)
         out += self._object_level(path, obj)
         out += self._key(path, obj)
         members = obj.members if isinstance(obj, Contradiction) else []
@@ -196,7 +286,7 @@ class Verifier:
         if isinstance(obj, Contradiction) and obj.location is not None:
             out += self._location(f"{path}.location", obj.location, obj)
         section = field_or(obj, "section")
-        if section and not self._section_exists(section):
+        if section and not self.section_exists(section):
             out.append(
                 Violation(
                     path=f"{path}.section",
@@ -212,15 +302,16 @@ class Verifier:
         cited = list({_carried(c): None for c in citations})
         for field_path, text in _texts(path, obj):
             out += self._text_checked(field_path, text, obj, cited)
+        out += self._key_numbers(path, obj, cited)
         if isinstance(obj, Increment):
             out += self._points_quotable(path, obj)
-            if obj.kind == "new" and self.hits(obj.key):
+            if obj.kind == "new" and self.known(obj.key):
                 out.append(
                     Violation(
                         path=f"{path}.key",
                         rule="known-as-new",
                         text=obj.key,
-                        reason=f"the living document already names it ({self.hits(obj.key)} hit(s)): not new",
+                        reason="the living document already names it (under this or another spelling): not new",
                     )
                 )
         for h in field_or(obj, "doc_hits", []):
@@ -243,7 +334,7 @@ class Verifier:
 
     # --- pieces --------------------------------------------------------------------------------
 
-    def _section_exists(self, section: str) -> bool:
+    def section_exists(self, section: str) -> bool:
         """A section field names sections by id (``§1.2``, ``Section 1.2``), perhaps in a sentence: every
         id it names exists, and it names at least one."""
         ids = ["§" + m.group(1) for m in _SECTION_ID.finditer(section)]
@@ -288,6 +379,20 @@ class Verifier:
         parts = [p for p in name.split("/") if p]
         return len(parts) > 1 and all(any(f.names(p) for f in grounds) for p in parts)
 
+    def _key_numbers(self, path: str, obj: Increment | Refresh | Contradiction, cited: list[_Cited]) -> list[Violation]:
+        """A key is the item's title as its material writes it; a number in a key no source writes so
+        (``DeepInfer 吞吐 977 倍``) needs a citation like any other."""
+        src, _, line = obj.key.rpartition(":")
+        if src in obj.sources and line.isdigit():  # a detector's ``material:line`` key names its own line
+            return []
+        if not any(tok.kind == "quantity" for tok in scan(obj.key)) or self._named(obj.key, self._grounds(obj)):
+            return []
+        out = []
+        for tok in scan(obj.key):
+            if tok.kind == "quantity":
+                out += self._quantity(f"{path}.key", tok, cited)
+        return out
+
     def _key(self, path: str, obj: Increment | Refresh | Contradiction) -> list[Violation]:
         """The key names something in the object's sources or the living document (a detector's
         ``material:line`` key names its own source line)."""
@@ -301,7 +406,7 @@ class Verifier:
         plain = normalize(key).casefold().replace("`", "").replace("*", "")
         if plain and any(plain in f.unmarked for f in grounds):  # a title as written, less its Markdown marks
             return []
-        if self._subject_named(key, grounds) or self._subject_named(key, self._batch):
+        if self._subject_named(key, grounds) or self._subject_named(key, self.batch):
             return []
         return [
             Violation(
@@ -383,6 +488,21 @@ class Verifier:
             seen.add(name)
             if not self._named(name, grounds):
                 out.append(name)
+        # a capitalised word names something (``Lumina``, ``SiliconServe``): some material of the batch
+        # or the living document holds it, whatever the object's own sources
+        generic = lexicon().generic
+        for m in _CAPITALISED.finditer(bare):
+            name = m.group(0)
+            listed = _LISTED.search(bare, max(m.start() - 3, 0), m.start()) or _LISTED.match(bare, m.end())
+            paired = _CAPITALISED.match(bare, m.end() + 1) if bare[m.end() : m.end() + 1] == " " else None
+            if paired is not None:  # two capitalised words in a row name one thing (``Orchestra Deploy``)
+                name = f"{name} {paired.group(0)}"
+            elif not (_INNER_CAPITAL.search(name) or listed):  # a plain word, not named among names
+                continue
+            if name not in seen and name.casefold() not in _FUNCTION_WORDS and name.casefold() not in generic:
+                seen.add(name)
+                if not all(self._named(w, grounds) or self._named(w, self.batch) for w in name.split(" ")):
+                    out.append(name)
         return tuple(out)
 
     def _object_level(self, path: str, obj: Increment | Refresh | Contradiction) -> list[Violation]:
@@ -455,7 +575,10 @@ class Verifier:
                     reason="URL occurs in no material",
                 )
             )
-        actual = facts.level_of(cite.text, cite.source.line_start)
+        line = cite.source.line_start
+        actual = facts.level_of(cite.text, line)
+        if actual is None and line is not None and 0 < line <= facts.line_count:  # borne by value on its line
+            actual = facts.line_level(line - 1)
         if actual is not None and (cite.quotable or cite.evidence.quotable) and not actual.quotable:
             out.append(
                 Violation(
@@ -499,9 +622,16 @@ class Verifier:
             reason = "the cited material is not one of the object's sources"
             return [Violation(path=f"{path}.source", rule="citation-foreign-source", text=src, reason=reason)]
         line = cite.source.line_start
-        if line is None or isinstance(obj, Contradiction) or not facts.items:
+        if line is None or not facts.items:
             return []
         spans = [(item.line_start, item.line_end) for item, _ in self._items_of(obj, facts)]
+        if isinstance(obj, Contradiction):  # a registration speaks of the item it locates
+            loc = obj.location
+            if loc is None or loc.path != src or loc.line_start is None:
+                return []
+            spans += [(i.line_start, i.line_end) for i in facts.items if i.line_start <= loc.line_start <= i.line_end]
+            for member in obj.members:  # a grouped registration speaks of each member's item
+                spans += [(i.line_start, i.line_end) for i, _ in facts.items_naming(member.casefold(), "text")]
         if spans and not any(a <= line <= b for a, b in spans):
             reason = f"line {line} of {src} lies outside the item the object speaks of"
             return [Violation(path=f"{path}.source", rule="citation-foreign-source", text=cite.text, reason=reason)]
@@ -521,13 +651,16 @@ class Verifier:
         if found:
             return found
         # a key written as a description: the items whose text names each of its names
-        words = [w.casefold() for w in _KEY_WORD.findall(obj.key) if _NAME_LIKE.search(w) or len(w) > 3]
+        bare = self.bookkeeping.pattern.sub(" ", obj.key)  # ``T-2 …``: the brief's own numbering names no item
+        words = [w.casefold() for w in _KEY_WORD.findall(bare) if _NAME_LIKE.search(w) or len(w) > 3]
         if not words:
             return []
-        common = {id(item): (item, level) for item, level in facts.items_naming(words[0], "text")}
-        for word in words[1:]:
-            common = {id(i): (i, lvl) for i, lvl in facts.items_naming(word, "text") if id(i) in common}
-        return list(common.values())
+        each = [{id(i): (i, lvl) for i, lvl in facts.items_naming(word, "text")} for word in words]
+        common = {k: v for k, v in each[0].items() if all(k in other for other in each[1:])}
+        if common:
+            return list(common.values())
+        # a key that names several items (``A / B 性能数字``): the items of each of its names
+        return list({k: v for found in each for k, v in found.items()}.values())
 
     def _text_checked(
         self, path: str, text: str, obj: Increment | Refresh | Contradiction, cited: list[_Cited]
@@ -539,27 +672,35 @@ class Verifier:
         if not text.strip():
             return []
         if isinstance(obj, Contradiction) and obj.members:
-            return self._text(path, text, obj, cited)
+            return self._text(path, text, self._grounds(obj), cited, obj.members)
         key = (text, tuple(obj.sources), tuple(cited))
         found = self._checked.get(key)
         if found is None:
             if len(self._checked) >= _MEMO_TEXTS:  # bounded, as the names' memo
                 self._checked.clear()
-            found = self._checked[key] = tuple((v.rule, v.text, v.reason) for v in self._text("", text, obj, cited))
+            found = self._checked[key] = tuple(
+                (v.rule, v.text, v.reason) for v in self._text("", text, self._grounds(obj), cited)
+            )
         return [Violation(path=path, rule=rule, text=said, reason=reason) for rule, said, reason in found]
 
     def _text(
-        self, path: str, text: str, obj: Increment | Refresh | Contradiction, cited: list[_Cited]
+        self,
+        path: str,
+        text: str,
+        grounds: list[MaterialFacts],
+        cited: list[_Cited],
+        members: list[str] | None = None,
     ) -> list[Violation]:
+        """One text's claims checked against its grounds and what its object's citations carry."""
         out: list[Violation] = []
         carried = list(cited)
-        members = obj.members if isinstance(obj, Contradiction) else None
         if members:  # a grouped registration states its own size
             carried.append((frozenset({str(len(members))}), (Value(float(len(members)), None, None),)))
         # what needs no citation: a hit count (checked against a fresh search), bookkeeping, the
         # names of a grouped registration's members (each checked as grounded)
-        grounds = self._grounds(obj)
         skip = [*self.bookkeeping.spans(text), *(m.span(1) for m in _SECTION_RANGE.finditer(text))]
+        skip += [m.span(1) for m in _PARAMETER.finditer(text)]
+        out += self._settings(path, text, grounds)
         for m in _hit_claim_matches(text):
             # a searched name found in the object's grounds is a name, whatever digits it holds; one
             # found nowhere is read like any text (a number cannot hide in it)
@@ -572,7 +713,7 @@ class Verifier:
         for tok in scan(text):
             if any(a <= tok.start < b for a, b in skip):
                 continue
-            if tok.kind == "quantity":
+            if tok.kind == "quantity" or (tok.type == "ordinal" and _large(tok.text)):
                 out += self._quantity(path, tok, carried)
             elif tok.type == "section":
                 sid = "§" + re.sub(r"^(?:§|Section|Sec\.|章节)\s*", "", tok.text, flags=re.I).split("-")[0].strip()
@@ -596,6 +737,7 @@ class Verifier:
                         reason="found in none of the object's sources nor the living document",
                     )
                 )
+        out += self._hidden(path, text, skip, carried)
         reported = {v.text for v in out}
         out += [v for v in self._names_in(path, text, grounds) if v.text not in reported]
         for url in URL_RE.findall(text):
@@ -604,6 +746,26 @@ class Verifier:
                 out.append(
                     Violation(path=path, rule="url-not-in-material", text=url, reason="URL occurs in no material")
                 )
+        return out
+
+    def _settings(self, path: str, text: str, grounds: list[MaterialFacts]) -> list[Violation]:
+        """A setting's value (``--gpu-memory-utilization 0.9``) is no finding; the setting must stand in a ground."""
+        out = []
+        for m in _PARAMETER.finditer(text):
+            if not self._grounded(m.group(0).strip(), grounds) and not any(f.spells(m.group(1)) for f in grounds):
+                reason = "a setting found in none of the object's sources"
+                out.append(Violation(path=path, rule="identifier-ungrounded", text=m.group(0), reason=reason))
+        return out
+
+    def _hidden(self, path: str, text: str, skip: list[tuple[int, int]], carried: list[_Cited]) -> list[Violation]:
+        """Numbers written without digits (``三倍``, ``一百五十五万亿``, ``② 倍``) need a citation too."""
+        out = []
+        for start, _end, said, value in hidden(text):
+            if any(a <= start < b for a, b in skip) or any(carries(c[1], value) for c in carried):
+                continue
+            alike = any(digits_alike(value.amount, v.amount) for c in carried for v in c[1])
+            rule = "number-mismatch" if alike else "quantity-uncited"
+            out.append(Violation(path=path, rule=rule, text=said, reason="a number written without digits"))
         return out
 
     def _quantity(self, path: str, tok: NumberToken, carried: list[_Cited]) -> list[Violation]:
@@ -624,10 +786,16 @@ class Verifier:
     def _hit_claims(self, path: str, text: str) -> list[Violation]:
         """``「name」N 命中`` and ``「name」未命中`` claims, checked against a fresh search."""
         out: list[Violation] = []
-        if "命中" not in text:
+        if "命中" not in text and "hit" not in text:
             return out
-        for m in _hit_claim_matches(text):
-            term, count = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        claims = [
+            (m, *next((m.group(g), m.group(g + 1)) for g in range(1, m.re.groups, 2) if m.group(g)))
+            for rx in (_hit_claim_matches(text), _HIT_OTHER.finditer(text))
+            for m in rx
+        ]
+        for m, said, count in claims:
+            quoted = _LAST_QUOTED.search(said)  # ``全文检索「X」=0 命中``: the name is what the brackets hold
+            term = quoted.group(1) if quoted else said
             fresh = self.hits(term)
             if fresh != int(count):
                 out.append(
@@ -674,6 +842,28 @@ class Verifier:
             if not self.in_materials(i) and not self.doc.anchored(i)
         ]
 
+    def _anchor_text(self, path: str, anchor: Anchor) -> list[Violation]:
+        """An anchor's key and title name its paper as its sources do; its sections exist."""
+        grounds = self.grounds_of(anchor.sources)
+        out = []
+        key = anchor.key.strip()
+        words = [w for w in _KEY_WORD.findall(key) if w.casefold() not in _FUNCTION_WORDS]
+        if (
+            key
+            and key != anchor.arxiv
+            and not self._named(key, grounds)
+            and not all(self._named(w, grounds) for w in words)
+        ):  # a paper's title: every word of it stands in its sources
+            reason = "occurs in none of the anchor's sources nor the living document"
+            out.append(Violation(path=f"{path}.key", rule="key-ungrounded", text=key, reason=reason))
+        if anchor.title:
+            out += self.check_text(f"{path}.title", anchor.title, grounds, [])
+        for n, section in enumerate(anchor.sections):
+            if not self.section_exists(section):
+                reason = "no such section in the living document"
+                out.append(Violation(path=f"{path}.sections[{n}]", rule="section-unknown", text=section, reason=reason))
+        return out
+
     def _anchor(self, path: str, anchor: Anchor) -> list[Violation]:
         out = []
         if not re.fullmatch(r"\d{2}(0[1-9]|1[0-2])\.\d{4,5}", anchor.arxiv):
@@ -704,39 +894,65 @@ class Verifier:
         return out
 
     def _points_quotable(self, path: str, inc: Increment) -> list[Violation]:
-        """A number read at a non-quotable level must not be a finding in the key points."""
+        """A number read at a non-quotable level must not be a finding in the key points (written in
+        digits or not: ``一百五十五万亿`` is the vendor's ``155 万亿``)."""
         out = []
-        bad = {id(c) for c in inc.numbers if not c.quotable or not c.evidence.quotable}
         cited = [(c, _carried(c)) for c in inc.numbers]
         for n, point in enumerate(inc.points):
-            skip = self.bookkeeping.spans(point)
-            for tok in scan(point):
-                if tok.kind != "quantity" or any(a <= tok.start < b for a, b in skip):
-                    continue
-                cores, wanted = set(tok.cores), values(tok.text)
+            skip = [*self.bookkeeping.spans(point), *(m.span(1) for m in _PARAMETER.finditer(point))]
+            found = [
+                (tok.text, set(tok.cores), values(tok.text))
+                for tok in scan(point)
+                if tok.kind == "quantity" and not any(a <= tok.start < b for a, b in skip)
+            ]
+            found += [(said, set(), (value,)) for start, _end, said, value in hidden(point)]
+            for said, cores, wanted in found:
                 binding = [
                     c
                     for c, (numerals, held) in cited
-                    if (wanted and all(carries(held, w) for w in wanted)) or cores <= numerals
+                    if (wanted and all(carries(held, w) for w in wanted)) or (cores and cores <= numerals)
                 ]
-                levels = [
-                    self.facts[c.source.path].level_of(c.text, c.source.line_start)
-                    for c in binding
-                    if c.source.path in self.facts
-                ]
-                low = [lvl for lvl in levels if lvl is not None and not lvl.quotable and lvl is not EvidenceLevel.card]
-                if (binding and all(id(c) in bad for c in binding)) or low:
-                    stated = [c.evidence for c in binding if not c.evidence.quotable]
+                level = self._unquotable(binding)
+                if level is not None:
+                    reason = "read at a non-quotable level; belongs in the evidence boundary"
                     out.append(
                         Violation(
                             path=f"{path}.points[{n}]",
                             rule="not-quotable-as-finding",
-                            text=tok.text,
-                            reason="read at a non-quotable level; belongs in the evidence boundary",
-                            level=strictest(*low, *stated) if low or stated else EvidenceLevel.unverified,
+                            text=said,
+                            reason=reason,
+                            level=level,
                         )
                     )
         return out
+
+    def _unquotable(self, binding: list[NumberCitation]) -> EvidenceLevel | None:
+        """The level that keeps a number bound to ``binding`` out of the key points (None: quotable): every
+        citation says it is not quotable, or its line is read below verified (a card's count aside)."""
+        levels = [
+            self.facts[c.source.path].level_of(c.text, c.source.line_start)
+            for c in binding
+            if c.source.path in self.facts
+        ]
+        low = [lvl for lvl in levels if lvl is not None and not lvl.quotable and lvl is not EvidenceLevel.card]
+        if not ((binding and all(not c.quotable or not c.evidence.quotable for c in binding)) or low):
+            return None
+        stated = [c.evidence for c in binding if not c.evidence.quotable]
+        return strictest(*low, *stated) if low or stated else EvidenceLevel.unverified
+
+
+#: a name squashed shorter than this is too common a string to be searched without its spacing
+_SQUASHED_MIN = 6
+
+
+def _squash(text: str) -> str:
+    """A text without case, spacing, hyphens or underscores (NFKC first)."""
+    return re.sub(r"[\s\-_·]+", "", unicodedata.normalize("NFKC", text)).casefold()
+
+
+def _large(text: str) -> bool:
+    """An ordinal past 999 (``step 40000``) counts something: it is a quantity."""
+    return any(len(core) > 3 for core in number_cores(text))
 
 
 def _carried(cite: NumberCitation) -> _Cited:

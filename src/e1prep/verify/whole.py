@@ -1,0 +1,109 @@
+"""Checks only the whole brief can answer: its sources and their statuses, objects stated twice, and the
+texts that belong to no object (the judgement, tonight's actions, the excluded items' reasons and
+members), which may state nothing that the brief's citations and materials do not carry."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from ..brief.models import Brief, Violation
+from ..kb.knowledge import KnowledgeDoc
+from ..kb.loading import KB
+from .facts import MaterialFacts
+
+
+class Verifier(Protocol):
+    """What the whole-brief checks ask of the verifier (``verify.verifier.Verifier``)."""
+
+    kb: KB
+    doc: KnowledgeDoc
+    batch: list[MaterialFacts]
+
+    def carried_by(self, brief: Brief) -> list[Any]: ...
+    def check_text(self, path: str, text: str, grounds: list[MaterialFacts], carried: list[Any]) -> list[Violation]: ...
+    def grounds_of(self, sources: list[str]) -> list[MaterialFacts]: ...
+    def named(self, name: str, grounds: list[MaterialFacts]) -> bool: ...
+    def level_stated(self, path: str, entry: Any) -> list[Violation]: ...
+    def in_materials(self, text: str) -> bool: ...
+    def section_exists(self, section: str) -> bool: ...
+
+
+#: the lists of objects, each checked for an object stated twice
+_LISTS = ("increments", "refreshes", "contradictions", "anchors")
+
+
+def check_brief(verifier: Verifier, brief: Brief) -> list[Violation]:
+    """Every brief-level violation of ``brief``."""
+    return [*_sources(verifier, brief), *_duplicates(brief), *_texts(verifier, brief), *_excluded(verifier, brief)]
+
+
+def _sources(verifier: Verifier, brief: Brief) -> list[Violation]:
+    out = []
+    listed = {s.path for s in brief.sources}
+    for path in verifier.kb.item.materials:
+        if path not in listed:
+            reason = "material of the manifest has no entry in the sources"
+            out.append(Violation(path="sources", rule="sources-incomplete", text=path, reason=reason))
+    actual = {m.path: m.status for m in (*verifier.kb.materials, *verifier.kb.spot_checks)}
+    for n, entry in enumerate(brief.sources):
+        status = actual.get(entry.path)
+        if status is not None and entry.status is not status:
+            reason = f"the material was {status.value}, not {entry.status.value}"
+            out.append(
+                Violation(path=f"sources[{n}].status", rule="source-status-wrong", text=entry.path, reason=reason)
+            )
+    return out
+
+
+def _duplicates(brief: Brief) -> list[Violation]:
+    """An object stated word for word twice in one list: the later one is the duplicate."""
+    out = []
+    for name in _LISTS:
+        seen: dict[str, int] = {}
+        for n, obj in enumerate(getattr(brief, name)):
+            dump = obj.model_dump_json()
+            if dump in seen:
+                reason = f"the same object as {name}[{seen[dump]}]"
+                out.append(Violation(path=f"{name}[{n}]", rule="object-duplicate", text=obj.key, reason=reason))
+            else:
+                seen[dump] = n
+    return out
+
+
+def _texts(verifier: Verifier, brief: Brief) -> list[Violation]:
+    """The brief's own sentences: checked against every read material, their numbers against every
+    citation of the brief."""
+    out = []
+    texts = [("judgement", brief.judgement)] if brief.judgement else []
+    for n, action in enumerate(brief.actions):
+        texts.append((f"actions[{n}].text", action.text))
+        if action.section and not verifier.section_exists(action.section):
+            reason = "names no section of the living document"
+            out.append(
+                Violation(path=f"actions[{n}].section", rule="section-unknown", text=action.section, reason=reason)
+            )
+    texts += [(f"excluded[{n}].reason", entry.reason) for n, entry in enumerate(brief.excluded)]
+    carried = verifier.carried_by(brief)
+    for path, text in texts:
+        out += verifier.check_text(path, text, verifier.batch, carried)
+    return out
+
+
+def _excluded(verifier: Verifier, brief: Brief) -> list[Violation]:
+    """An excluded item's members name items of its sources, its URL stands in a material, and its level
+    is what its material states."""
+    out = []
+    for n, entry in enumerate(brief.excluded):
+        grounds = verifier.grounds_of(entry.sources)
+        for k, member in enumerate(entry.members):
+            if not verifier.named(member, grounds):
+                reason = "a grouped item that occurs in none of the entry's sources"
+                out.append(
+                    Violation(path=f"excluded[{n}].members[{k}]", rule="key-ungrounded", text=member, reason=reason)
+                )
+            out += verifier.check_text(f"excluded[{n}].members[{k}]", member, grounds, [])
+        if entry.url and not verifier.in_materials(entry.url):
+            reason = "URL occurs in no material"
+            out.append(Violation(path=f"excluded[{n}].url", rule="url-not-in-material", text=entry.url, reason=reason))
+        out += verifier.level_stated(f"excluded[{n}]", entry)
+    return out
