@@ -59,7 +59,7 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--out", default="-", help="Markdown brief: a file, or - for stdout (default)")
     d.add_argument("--json", dest="json_out", help="also write the brief as JSON to this file")
     d.add_argument("--lang", choices=("zh", "en"), default="zh")
-    d.add_argument("--strict", action="store_true", help="exit 1 when the verifier rejected anything")
+    d.add_argument("--strict", action="store_true", help="exit 1 when the verifier rejected or repaired anything")
     d.add_argument("--concurrency", type=int, help="llm backend: materials extracted at once (default 4)")
     d.add_argument("--no-cache", action="store_true", help="llm backend: do not read or write the cache")
     d.add_argument("--cache-dir", help="llm backend: cache folder (default: $XDG_CACHE_HOME/e1prep/llm)")
@@ -236,8 +236,12 @@ def _draft(args: argparse.Namespace) -> int:
         for s in unread:
             print(f"e1prep: {terminal_safe(s.path)}: {s.status.value}: {terminal_safe(s.reason)}", file=sys.stderr)
         return 1
-    if args.strict and brief.rejected:
-        print(f"e1prep: --strict: the verifier rejected {len(brief.rejected)} object(s)", file=sys.stderr)
+    if args.strict and (brief.rejected or brief.repairs):
+        print(
+            f"e1prep: --strict: the verifier rejected {len(brief.rejected)} object(s) and repaired "
+            f"{len(brief.repairs)} claim(s)",
+            file=sys.stderr,
+        )
         return 1
     return 0
 
