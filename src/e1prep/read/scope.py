@@ -22,6 +22,8 @@ from .numbers import scan
 _BOUNDS = re.compile(r"[。；;！？!?\n（）()|]")
 #: a line that opens a bullet of its own (its continuation lines do not)
 _OPENS_BLOCK = re.compile(r"\s*(?:[-*+•]\s|\d+[.)、]\s?|#|\|)")
+#: how far back a statement's sentence is looked for
+_REACH = 400
 #: a bullet line of an item's body
 _BULLET = re.compile(r"\s*(?:[-*+•]\s|\d+[.)、]\s)")
 
@@ -42,9 +44,12 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.P
 
 def sentence_around(text: str, start: int, end: int) -> str:
     """The sentence (or parenthesis) that holds ``text[start:end]``."""
-    before = [m.end() for m in _BOUNDS.finditer(text, 0, start)]
+    # a sentence longer than _REACH is read from _REACH characters before the statement: the less it
+    # sees, the less it can except (a limitation it cannot scope lowers the item)
+    before = [m.end() for m in _BOUNDS.finditer(text, max(0, start - _REACH), start)]
     after = _BOUNDS.search(text, end)
-    return text[before[-1] if before else 0 : after.start() if after else len(text)]
+    first = before[-1] if before else max(0, start - _REACH)
+    return text[first : after.start() if after else len(text)]
 
 
 def sentences(text: str) -> list[str]:
@@ -72,10 +77,12 @@ def read_with_body(text: str, start: int, end: int) -> bool:
 def in_own_numbered_block(text: str, start: int, end: int) -> bool:
     """Whether a statement stands in a body bullet that holds numbers of its own, and speaks neither of
     the reading (no check label in the bullet) nor of the item's numbers as a whole (``以上数字``)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line = text[line_start : text.find("\n", start) if "\n" in text[start:] else len(text)]
+    if not _BULLET.match(line) and not (line_start > 0 and line[:1].isspace()):
+        return False  # a table row, a heading or a paragraph: its statement reaches the item
     lines = text.split("\n")
     at = text.count("\n", 0, start)
-    if not _BULLET.match(lines[at]) and not (at > 0 and lines[at][:1].isspace()):
-        return False  # a table row, a heading or a paragraph: its statement reaches the item
     first = at
     while first > 0 and not _OPENS_BLOCK.match(lines[first]):
         first -= 1

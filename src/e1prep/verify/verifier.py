@@ -138,6 +138,7 @@ class Verifier:
         self._in_materials: dict[str, bool] = {}
         self._hits: dict[str, int] = {}
         self._squashed_doc: str | None = None
+        self._items_memo: dict[tuple[int, str], list[int]] = {}
         #: the ungrounded names of a text read against some grounds (a batch repeats its sentences)
         self._ungrounded: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {}
         #: what a text's check found (rule, words, reason), by the text, its object's sources and citations
@@ -210,6 +211,10 @@ class Verifier:
         """A key-like name (a member of a group) stands in a ground as written or by its subject's words."""
         return self._named(name, grounds) or self._every_word_named(name, grounds)
 
+    def named_all(self, names: list[str], grounds: list[MaterialFacts]) -> set[str]:
+        """Those of many names that stand in a ground as written, in one pass over each ground."""
+        return {name for f in grounds for name in f.names_all(names)}
+
     def _every_word_named(self, name: str, grounds: list[MaterialFacts]) -> bool:
         """Every Latin word of a name stands in a ground, and most of its CJK character pairs do (a
         title as the rules clean it, less its link marks and spacing)."""
@@ -271,6 +276,7 @@ class Verifier:
         return settled
 
     def check_object(self, path: str, obj: Increment | Refresh | Contradiction | Anchor) -> list[Violation]:
+        self._items_memo.clear()  # the items each of its sources holds of it, for its citations
         out: list[Violation] = self._sources(path, obj)
         if isinstance(obj, Anchor):
             return out + self._anchor(path, obj) + self._anchor_text(path, obj)
@@ -622,17 +628,25 @@ class Verifier:
             reason = "the cited material is not one of the object's sources"
             return [Violation(path=f"{path}.source", rule="citation-foreign-source", text=src, reason=reason)]
         line = cite.source.line_start
-        if line is None or not facts.items:
+        if line is None or not facts.items or not 0 < line <= len(facts.line_items):
             return []
-        spans = [(item.line_start, item.line_end) for item, _ in self._items_of(obj, facts)]
-        if isinstance(obj, Contradiction):  # a registration speaks of the item it locates
+        n = facts.line_items[line - 1]
+        if n < 0:  # a line of no item (the note's header): nothing to hold it against
+            return []
+        item = facts.items[n]
+        if isinstance(obj, Contradiction):  # a registration speaks of the item it locates, or its members'
             loc = obj.location
             if loc is None or loc.path != src or loc.line_start is None:
                 return []
-            spans += [(i.line_start, i.line_end) for i in facts.items if i.line_start <= loc.line_start <= i.line_end]
-            for member in obj.members:  # a grouped registration speaks of each member's item
-                spans += [(i.line_start, i.line_end) for i, _ in facts.items_naming(member.casefold(), "text")]
-        if spans and not any(a <= line <= b for a, b in spans):
+            if item.line_start <= loc.line_start <= item.line_end:
+                return []
+            text = item.text.casefold()
+            if any(member.casefold() in text for member in obj.members):
+                return []
+        ours = self._items_memo.get((id(obj), src))
+        if ours is None:
+            ours = self._items_memo[(id(obj), src)] = [id(i) for i, _ in self._items_of(obj, facts)]
+        if id(item) not in ours and (ours or isinstance(obj, Contradiction)):
             reason = f"line {line} of {src} lies outside the item the object speaks of"
             return [Violation(path=f"{path}.source", rule="citation-foreign-source", text=cite.text, reason=reason)]
         return []
