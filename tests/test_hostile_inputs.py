@@ -361,7 +361,7 @@ def test_an_18000_character_token_in_a_title_is_drafted_fast(make_kb) -> None:
 @pytest.mark.parametrize("unit", ["a", "a1", "1", "a-", "a.", "字", "「", "a_", "1,"])
 def test_scan_and_hit_claims_are_linear_on_one_long_token(unit: str) -> None:
     from e1prep.read import numbers
-    from e1prep.verify import verifier as verify
+    from e1prep.verify import claims as verify
 
     def cost(n: int) -> float:
         token = (unit * n)[:n]

@@ -412,7 +412,7 @@ def test_urls_are_looked_up_exactly_through_their_index(example_kb_module, monke
 @example("「a」 12 命中")
 def test_hit_claims_are_found_as_the_whole_pattern_finds_them(text: str) -> None:
     """The cheap route (no ``=``: the quoted form alone) finds exactly the full pattern's matches."""
-    from e1prep.verify.verifier import _HIT_CLAIM, _hit_claim_matches
+    from e1prep.verify.claims import _HIT_CLAIM, _hit_claim_matches
 
     full = [(m.span(), m.groups()[:2]) for m in _HIT_CLAIM.finditer(text)] if "命中" in text else []
     assert [(m.span(), m.groups()[:2]) for m in _hit_claim_matches(text)] == full

@@ -1,0 +1,300 @@
+"""The claims of a text checked one by one: every quantity carried by a citation (by value, written in
+digits or not), identifiers and names grounded, sections existing, hit counts agreeing with a search."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from ..brief.models import (
+    Brief,
+    Contradiction,
+    Increment,
+    MaterialStatus,
+    Refresh,
+    Violation,
+    field_or,
+)
+from ..kb.knowledge import ARXIV_RE, occurrences
+from ..read.notes import URL_RE
+from ..read.numbers import NumberToken, number_cores, scan
+from .citations import Citations, _carried
+from .disposition import blank_marked
+from .facts import MaterialFacts
+from .grounding import _MEMO_TEXTS, _PARAMETER, _Cited
+from .values import Value, carries, digits_alike, hidden, values
+
+# names are bounded (200 characters): an unbounded lazy \S+? rescans a long token from every start (quadratic)
+_HIT_CLAIM = re.compile(r"「([^「」]{1,200})」\s*=?\s*(\d+)\s*命中|(\S{1,200}?)\s*=\s*(\d+)\s*命中")
+
+
+#: its first alternative alone: without an ``=`` the second cannot match, and it costs a scan of up
+#: to 200 characters from every place of the text
+_HIT_CLAIM_QUOTED = re.compile(r"「([^「」]{1,200})」\s*=?\s*(\d+)\s*命中")
+
+
+_NOT_FOUND = re.compile(r"「([^「」]{1,200})」\s*(?:未命中|零命中|无命中)")
+
+
+#: the end of a range of sections (``§2.1–2.4``): not a quantity
+_SECTION_RANGE = re.compile(r"§\s*\d+(?:\.\d+)*\s*[-–~]\s*(\d+(?:\.\d+)*)")
+
+
+_LAST_QUOTED = re.compile(r"「([^「」]+)」\s*$")
+
+
+#: hit counts said in other words: ``「X」共 8 处命中``, ``「X」命中 8 次``, ``X has 8 hits``
+_HIT_OTHER = re.compile(
+    r"「([^「」]{1,200})」\s*(?:共|有)?\s*(\d+)\s*处命中|「([^「」]{1,200})」\s*命中\s*(\d+)\s*次"
+    r"|([\w.\-/]{2,80})\s+has\s+(\d+)\s+hits?\b"
+)
+
+
+_TEXT_FIELDS = (
+    "title",
+    "points",
+    "relation",
+    "boundary",
+    "summary",
+    "claim",
+    "detail",
+    "action",
+    "evidence_note",
+    "section",
+)
+
+
+def _large(text: str) -> bool:
+    """An ordinal past 999 (``step 40000``) counts something: it is a quantity."""
+    return any(len(core) > 3 for core in number_cores(text))
+
+
+def _hit_claim_matches(text: str) -> Iterator[re.Match[str]]:
+    """The ``name N 命中`` claims of a text (``_HIT_CLAIM``'s matches, found as cheaply as can be)."""
+    if "命中" not in text:
+        return iter(())
+    return (_HIT_CLAIM if "=" in text else _HIT_CLAIM_QUOTED).finditer(text)
+
+
+def _spans_of(text: str, names: list[str]) -> list[tuple[int, int]]:
+    """Where each of ``names`` stands in ``text`` (every occurrence)."""
+    spans = []
+    for name in dict.fromkeys(n for n in names if n):
+        spans += [(at, at + len(name)) for at in occurrences(text, name)]
+    return spans
+
+
+def _texts(path: str, obj: Any) -> Iterator[tuple[str, str]]:
+    for name in _TEXT_FIELDS:
+        value = field_or(obj, name)
+        if isinstance(value, str) and value:
+            yield f"{path}.{name}", value
+        elif isinstance(value, list):
+            for n, v in enumerate(value):
+                if isinstance(v, str):
+                    yield f"{path}.{name}[{n}]", v
+
+
+class Claims(Citations):
+    """The checks of every text of an object or of the brief, claim by claim."""
+
+    def carried_by(self, brief: Brief) -> list[_Cited]:
+        """What every citation of the brief carries, and the brief's own counts (its objects, excluded
+        items, materials): the brief's own sentences may restate any of it."""
+        counts = {
+            len(brief.increments),
+            len(brief.refreshes),
+            len(brief.contradictions),
+            len(brief.anchors),
+            len(brief.excluded),
+            sum(max(len(e.members), 1) for e in brief.excluded),
+            sum(max(len(c.members), 1) for c in brief.contradictions),
+            len(brief.sources),
+            len(self.kb.item.materials),
+            sum(1 for m in self.kb.materials if m.status is MaterialStatus.read),
+        }
+        own = [(frozenset({str(n)}), (Value(float(n), None, None),)) for n in counts]
+        return own + list(
+            {
+                _carried(c): None
+                for name in ("increments", "refreshes", "contradictions")
+                for o in getattr(brief, name)
+                for c in o.numbers
+            }
+        )
+
+    def check_text(self, path: str, text: str, grounds: list[MaterialFacts], carried: list[_Cited]) -> list[Violation]:
+        """A text that belongs to no object, checked as an object's would be."""
+        text = blank_marked(text)
+        return self._text(path, text, grounds, carried) if text.strip() else []
+
+    def level_stated(self, path: str, entry: Any) -> list[Violation]:
+        """An entry's level against what its material states (``_object_level``)."""
+        return self._object_level(path, entry)
+
+    def _text_checked(
+        self, path: str, text: str, obj: Increment | Refresh | Contradiction, cited: list[_Cited]
+    ) -> list[Violation]:
+        """``_text``, remembered for a text checked against the same sources and citations (a batch
+        repeats its sentences in object after object; a grouped line's members are read each time)."""
+        if ".points[" not in path:  # a sentence marked with its level states no finding (a key point does)
+            text = blank_marked(text)
+        if not text.strip():
+            return []
+        if isinstance(obj, Contradiction) and obj.members:
+            return self._text(path, text, self._grounds(obj), cited, obj.members)
+        key = (text, tuple(obj.sources), tuple(cited))
+        found = self._checked.get(key)
+        if found is None:
+            if len(self._checked) >= _MEMO_TEXTS:  # bounded, as the names' memo
+                self._checked.clear()
+            found = self._checked[key] = tuple(
+                (v.rule, v.text, v.reason) for v in self._text("", text, self._grounds(obj), cited)
+            )
+        return [Violation(path=path, rule=rule, text=said, reason=reason) for rule, said, reason in found]
+
+    def _text(
+        self,
+        path: str,
+        text: str,
+        grounds: list[MaterialFacts],
+        cited: list[_Cited],
+        members: list[str] | None = None,
+    ) -> list[Violation]:
+        """One text's claims checked against its grounds and what its object's citations carry."""
+        out: list[Violation] = []
+        carried = list(cited)
+        if members:  # a grouped registration states its own size
+            carried.append((frozenset({str(len(members))}), (Value(float(len(members)), None, None),)))
+        # what needs no citation: a hit count (checked against a fresh search), bookkeeping, the
+        # names of a grouped registration's members (each checked as grounded)
+        skip = [*self.bookkeeping.spans(text), *(m.span(1) for m in _SECTION_RANGE.finditer(text))]
+        skip += [m.span(1) for m in _PARAMETER.finditer(text)]
+        out += self._settings(path, text, grounds)
+        for m in _hit_claim_matches(text):
+            # a searched name found in the object's grounds is a name, whatever digits it holds; one
+            # found nowhere is read like any text (a number cannot hide in it)
+            term = 1 if m.group(1) else 3
+            whole = self._named(m.group(term), grounds)
+            skip.append(m.span() if whole else m.span(term + 1))
+        if members:
+            skip += _spans_of(text, members)
+        out += self._hit_claims(path, text)
+        for tok in scan(text):
+            if any(a <= tok.start < b for a, b in skip):
+                continue
+            if tok.kind == "quantity" or (tok.type == "ordinal" and _large(tok.text)):
+                out += self._quantity(path, tok, carried)
+            elif tok.type == "section":
+                sid = "§" + re.sub(r"^(?:§|Section|Sec\.|章节)\s*", "", tok.text, flags=re.I).split("-")[0].strip()
+                if sid not in self.section_ids:
+                    out.append(
+                        Violation(
+                            path=path,
+                            rule="section-unknown",
+                            text=tok.text,
+                            reason="no such section in the living document",
+                        )
+                    )
+            elif tok.type == "arxiv":
+                out += self._arxiv_text(path, tok.text)
+            elif tok.type in ("version", "issue", "name", "date") and not self._grounded(tok.text, grounds):
+                out.append(
+                    Violation(
+                        path=path,
+                        rule="identifier-ungrounded",
+                        text=tok.text,
+                        reason="found in none of the object's sources nor the living document",
+                    )
+                )
+        out += self._hidden(path, text, skip, carried)
+        reported = {v.text for v in out}
+        out += [v for v in self._names_in(path, text, grounds) if v.text not in reported]
+        for url in URL_RE.findall(text):
+            url = url.rstrip(".,;:)")
+            if not self.in_materials(url):
+                out.append(
+                    Violation(path=path, rule="url-not-in-material", text=url, reason="URL occurs in no material")
+                )
+        return out
+
+    def _settings(self, path: str, text: str, grounds: list[MaterialFacts]) -> list[Violation]:
+        """A setting's value (``--gpu-memory-utilization 0.9``) is no finding; the setting must stand in a ground."""
+        out = []
+        for m in _PARAMETER.finditer(text):
+            if not self._grounded(m.group(0).strip(), grounds) and not any(f.spells(m.group(1)) for f in grounds):
+                reason = "a setting found in none of the object's sources"
+                out.append(Violation(path=path, rule="identifier-ungrounded", text=m.group(0), reason=reason))
+        return out
+
+    def _hidden(self, path: str, text: str, skip: list[tuple[int, int]], carried: list[_Cited]) -> list[Violation]:
+        """Numbers written without digits (``三倍``, ``一百五十五万亿``, ``② 倍``) need a citation too."""
+        out = []
+        for start, _end, said, value in hidden(text):
+            if any(a <= start < b for a, b in skip) or any(carries(c[1], value) for c in carried):
+                continue
+            alike = any(digits_alike(value.amount, v.amount) for c in carried for v in c[1])
+            rule = "number-mismatch" if alike else "quantity-uncited"
+            out.append(Violation(path=path, rule=rule, text=said, reason="a number written without digits"))
+        return out
+
+    def _quantity(self, path: str, tok: NumberToken, carried: list[_Cited]) -> list[Violation]:
+        """A quantity is bound to a citation that carries its value; one that only shares its digits
+        with a citation (another unit, magnitude, sign or kind) is a different number."""
+        wanted = values(tok.text)
+        if wanted and all(any(carries(c[1], w) for c in carried) for w in wanted):
+            return []
+        cores = set(tok.cores)
+        if not wanted and any(cores <= c[0] for c in carried):
+            return []
+        if wanted and any(cores <= c[0] for c in carried):
+            reason = "its digits are cited, but as another number (unit, magnitude, sign or kind differ)"
+            return [Violation(path=path, rule="number-mismatch", text=tok.text, reason=reason)]
+        reason = "no number citation of this object carries it"
+        return [Violation(path=path, rule="quantity-uncited", text=tok.text, reason=reason)]
+
+    def _hit_claims(self, path: str, text: str) -> list[Violation]:
+        """``「name」N 命中`` and ``「name」未命中`` claims, checked against a fresh search."""
+        out: list[Violation] = []
+        if "命中" not in text and "hit" not in text:
+            return out
+        claims = [
+            (m, *next((m.group(g), m.group(g + 1)) for g in range(1, m.re.groups, 2) if m.group(g)))
+            for rx in (_hit_claim_matches(text), _HIT_OTHER.finditer(text))
+            for m in rx
+        ]
+        for m, said, count in claims:
+            quoted = _LAST_QUOTED.search(said)  # ``全文检索「X」=0 命中``: the name is what the brackets hold
+            term = quoted.group(1) if quoted else said
+            fresh = self.hits(term)
+            if fresh != int(count):
+                out.append(
+                    Violation(
+                        path=path,
+                        rule="hit-count-wrong",
+                        text=m.group(0),
+                        reason=f"a fresh search finds {fresh} hit(s) of {term!r}",
+                    )
+                )
+        for m in _NOT_FOUND.finditer(text):
+            if self.hits(m.group(1)):
+                out.append(
+                    Violation(
+                        path=path,
+                        rule="hit-count-wrong",
+                        text=m.group(0),
+                        reason=f"{m.group(1)!r} occurs {self.hits(m.group(1))} time(s)",
+                    )
+                )
+        return out
+
+    def _arxiv_text(self, path: str, text: str) -> list[Violation]:
+        ids = [m.group(1) for m in ARXIV_RE.finditer(text)]
+        if not ids:
+            return [Violation(path=path, rule="arxiv-malformed", text=text, reason="not a well-formed arXiv id")]
+        return [
+            Violation(path=path, rule="arxiv-not-in-material", text=i, reason="occurs in no material")
+            for i in ids
+            if not self.in_materials(i) and not self.doc.anchored(i)
+        ]

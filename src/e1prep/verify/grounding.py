@@ -1,0 +1,320 @@
+"""What the materials and the living document hold: names, identifiers, URLs, arXiv ids, sections and
+hit counts, looked up once per batch (the state every check reads)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from ..brief.models import (
+    Contradiction,
+    ContradictionKind,
+    EvidenceLevel,
+    Increment,
+    MaterialKind,
+    MaterialStatus,
+    Refresh,
+    SourceRef,
+    Violation,
+)
+from ..kb.knowledge import KnowledgeDoc, arxiv_ids
+from ..kb.loading import KB
+from ..read.notes import URL_RE
+from ..read.numbers import normalize, occurs_in
+from ..text.lexicon import lexicon
+from ..text.regexgate import guarded
+from .bookkeeping import Bookkeeping
+from .facts import MaterialFacts, filed, packed
+from .values import Value, date_of
+
+#: name-like words: compounds joined by - _ . / (``nvidia_flake8_2019``, ``recursive-oss/rec``),
+#: words mixing letters and digits (``flake8``), and bracketed labels (``[flake8]``, ``【X】``)
+_NAME_WORD = guarded(
+    re.compile(
+        r"(?<![\w\-./])[A-Za-z][A-Za-z0-9]*(?:[\-_./][A-Za-z0-9]+)+(?![\w\-/])"
+        r"|(?<![\w\-./])[A-Za-z]+\d[A-Za-z0-9]*(?![\w\-/])"
+    )
+)
+
+
+_BRACKET = re.compile(r"\[([^\[\]\n]{1,60})\](?!\()|【([^【】\n]{1,60})】")
+
+
+_URLISH = re.compile(r"(?:https?://|www\.)\S+|\S+\.(?:md|json|ya?ml|txt)\b|§\s*\d+(?:\.\d+)*")
+
+
+#: the tool's own vocabulary (material kinds, evidence levels, contradiction kinds) needs no source
+_VOCABULARY = frozenset(
+    {k.value for k in MaterialKind} | {k.value for k in EvidenceLevel} | {k.value for k in ContradictionKind}
+)
+
+
+#: a key's Latin words (its names) and CJK runs, and what is not a name among the words
+_KEY_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9+#]*(?:[\-_.][A-Za-z0-9+#]+)*")
+
+
+#: a word that is a name: a digit, an inner capital, two capitals, or a joiner inside it
+_NAME_LIKE = re.compile(r"\d|[a-z][A-Z]|[A-Z]{2}|\w[\-_./]\w")
+
+
+_ISSUE_KEY = re.compile(r"([\w.\-]+)#(\d+)")
+
+
+_IDENT_GAP = re.compile(r"(?<=[A-Za-z])[ -](?=\d)")
+
+
+#: a capitalised word with a small letter in it, a word with an inner capital (``SiliconServe``), and
+#: the separators of a list of names (``vLLM / SGLang / Lumina``, ``MLX + llama.cpp + X``)
+_CAPITALISED = re.compile(r"(?<![\w\-./])[A-Z](?=[A-Za-z]*[a-z])[A-Za-z]{2,}(?![\w\-/])")
+
+
+_INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
+
+
+_LISTED = re.compile(r"\s*(?:/|、|\+|＋|，|,|或|和|与|及|vs\.?)\s*")
+
+
+_CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
+
+
+_FUNCTION_WORDS = frozenset({"vs", "and", "or", "the", "of", "in", "on", "for", "with", "to", "a", "an", "by"})
+
+
+#: the share of a CJK key's character pairs its sources must hold
+_CJK_SHARE = 0.6
+
+
+#: a setting and its value: a command-line flag (``--max-num-batched-tokens 8192``) or an assignment
+#: (``VLLM_USE_FLASHINFER_MOE_FP4=0``); the value is an identifier, not a quantity
+_PARAMETER = re.compile(r"(?:--[A-Za-z][\w.-]*[ =]|\b[A-Za-z_][\w.]*=)\s*(\d+(?:\.\d+)?)(?![\w.%])")
+
+
+_ARXIV_ID = re.compile(r"\d{4}\.\d{4,5}(?:v\d+)?")
+
+
+_SECTION_ID = re.compile(r"(?:§|\bSection\s?|\bSec\.\s?|章节\s?)(\d+(?:\.\d+)*)", re.I)
+
+
+#: texts whose ungrounded names the verifier remembers at a time
+_MEMO_TEXTS = 4096
+
+
+#: what one citation carries: its numerals, and their values
+_Cited = tuple[frozenset[str], tuple[Value, ...]]
+
+
+#: a text checked for an object: the text, the object's sources, what its citations carry
+_TextKey = tuple[str, tuple[str, ...], tuple[_Cited, ...]]
+
+
+#: a name squashed shorter than this is too common a string to be searched without its spacing
+_SQUASHED_MIN = 6
+
+
+def _squash(text: str) -> str:
+    """A text without case, spacing, hyphens or underscores (NFKC first)."""
+    return re.sub(r"[\s\-_·]+", "", unicodedata.normalize("NFKC", text)).casefold()
+
+
+class Grounding:
+    """The verifier's view of one batch: its read materials, the living document, and the lookups on them."""
+
+    def __init__(self, kb: KB, doc: KnowledgeDoc) -> None:
+        self.kb = kb
+        self.doc = doc
+        self.facts: dict[str, MaterialFacts] = {}
+        for m in (*kb.materials, *kb.spot_checks, kb.knowledge_material):
+            if m.status is MaterialStatus.read:
+                self.facts[m.path] = MaterialFacts.build(m)
+        self.scope = {m.path for m in (*kb.materials, *kb.spot_checks)}
+        self._texts = [m.text for m in (*kb.materials, *kb.spot_checks) if m.status is MaterialStatus.read]
+        self.section_ids = {s.id for s in doc.sections}
+        self.bookkeeping = Bookkeeping.of(kb, doc)
+        #: every read material of the batch, and the living document
+        self.batch = list(self.facts.values())
+        #: every URL (per text: where each stands, filed under its hash) and arXiv id of the materials,
+        #: what is looked up: most lookups end here, the rest search the texts once each (a set of
+        #: every word, or of every URL as a string, would cost several times a dump in memory)
+        self._urls = [packed((m.group(), m.start()) for m in URL_RE.finditer(t)) for t in self._texts]
+        self._arxiv = {a for text in self._texts for a in arxiv_ids(text)}
+        self._in_materials: dict[str, bool] = {}
+        self._hits: dict[str, int] = {}
+        self._squashed_doc: str | None = None
+        self._items_memo: dict[tuple[int, str], list[int]] = {}
+        #: the ungrounded names of a text read against some grounds (a batch repeats its sentences)
+        self._ungrounded: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {}
+        #: what a text's check found (rule, words, reason), by the text, its object's sources and citations
+        self._checked: dict[_TextKey, tuple[tuple[str, str, str], ...]] = {}
+
+    def in_materials(self, text: str) -> bool:
+        """Does ``text`` occur verbatim in a material? (URLs, arXiv ids: answered once each.)"""
+        found = self._in_materials.get(text)
+        if found is None:
+            whole_token = text.startswith(("http://", "https://", "www.")) or _ARXIV_ID.fullmatch(text) is not None
+            # a URL or an arXiv id stands whole or not at all (a prefix of a real one is another one)
+            found = self._is_token(text) or (not whole_token and self._in_texts(text))
+            self._in_materials[text] = found
+        return found
+
+    def _is_token(self, text: str) -> bool:
+        """Whether ``text`` is one of the materials' arXiv ids, or exactly one of their URLs."""
+        if text in self._arxiv:
+            return True
+        for t, urls in zip(self._texts, self._urls, strict=True):
+            for at in filed(urls, text):
+                m = URL_RE.match(t, at)
+                if m is not None and m.group() == text:
+                    return True
+        return False
+
+    def _in_texts(self, text: str) -> bool:
+        """In one material's text; a text with a line break may also run from one material into the next
+        (the materials read as one text joined by line breaks)."""
+        if "\n" in text:
+            return text in "\n".join(self._texts)
+        return any(text in t for t in self._texts)
+
+    def grounds_of(self, sources: list[str]) -> list[MaterialFacts]:
+        return [self.facts[s] for s in (*sources, self.doc.path) if s in self.facts]
+
+    def named(self, name: str, grounds: list[MaterialFacts]) -> bool:
+        """A key-like name (a member of a group) stands in a ground as written or by its subject's words."""
+        return self._named(name, grounds) or self._every_word_named(name, grounds)
+
+    def named_all(self, names: list[str], grounds: list[MaterialFacts]) -> set[str]:
+        """Those of many names that stand in a ground as written, in one pass over each ground."""
+        return {name for f in grounds for name in f.names_all(names)}
+
+    def _every_word_named(self, name: str, grounds: list[MaterialFacts]) -> bool:
+        """Every Latin word of a name stands in a ground, and most of its CJK character pairs do (a
+        title as the rules clean it, less its link marks and spacing)."""
+        bare = self.bookkeeping.pattern.sub(" ", name)
+        words = [w for w in _KEY_WORD.findall(bare) if w.casefold() not in _FUNCTION_WORDS and not w.isdigit()]
+        pairs = [run[i : i + 2] for run in _CJK_RUN.findall(bare) for i in range(len(run) - 1)]
+        if not words and not pairs:
+            return False
+        if not all(self._named(w, grounds) for w in words):
+            return False
+        return not pairs or sum(1 for p in pairs if any(f.names(p) for f in grounds)) / len(pairs) >= _CJK_SHARE
+
+    def known(self, name: str) -> bool:
+        """Whether the living document names ``name``, however it is spaced (``AgentMosaic``,
+        ``Agent　Mosaic`` and ``Agent-Mosaic`` are ``Agent Mosaic``)."""
+        if self.hits(name) or self.hits(unicodedata.normalize("NFKC", name)):
+            return True
+        squashed = _squash(name)
+        if len(squashed) < _SQUASHED_MIN:
+            return False
+        if self._squashed_doc is None:
+            self._squashed_doc = _squash(self.doc.text)
+        return squashed in self._squashed_doc
+
+    def hits(self, term: str) -> int:
+        if term not in self._hits:
+            self._hits[term] = self.doc.search(term).hits
+        return self._hits[term]
+
+    def section_exists(self, section: str) -> bool:
+        """A section field names sections by id (``§1.2``, ``Section 1.2``), perhaps in a sentence: every
+        id it names exists, and it names at least one."""
+        ids = ["§" + m.group(1) for m in _SECTION_ID.finditer(section)]
+        return bool(ids) and all(i in self.section_ids for i in ids)
+
+    def _grounds(self, obj: Increment | Refresh | Contradiction) -> list[MaterialFacts]:
+        return [self.facts[s] for s in (*obj.sources, self.doc.path) if s in self.facts]
+
+    def _named(self, name: str, grounds: list[MaterialFacts], near: SourceRef | None = None) -> bool:
+        """A name occurs in a ground (its text or its file name), whole or (``a/b``) part by part;
+        the header's date and version count. ``near``: the object's own place, looked at first."""
+        if name in _VOCABULARY or self.bookkeeping.is_word(name) or self._in_header(name):
+            return True
+        if near is not None and near.line_start is not None:
+            span = (near.line_start, near.line_end or near.line_start)
+            if any(f.material.path == near.path and f.names(name, span) for f in grounds):
+                return True
+        if any(f.names(name) for f in grounds):
+            return True
+        issue = _ISSUE_KEY.fullmatch(name)  # ``vllm#61007``: the issue's own URL names it
+        if issue and any(
+            re.search(rf"/{re.escape(issue.group(1))}/(?:issues|pull)/{issue.group(2)}(?!\d)", f.material.text, re.I)
+            for f in grounds
+        ):
+            return True
+        parts = [p for p in name.split("/") if p]
+        return len(parts) > 1 and all(any(f.names(p) for f in grounds) for p in parts)
+
+    def _subject_named(self, key: str, grounds: list[MaterialFacts]) -> bool:
+        """A key written as a description (``DeepInfer 性能与单价数字``) is grounded by its subject: every
+        Latin word of it (its names) occurs in a ground, and there is at least one; a key of CJK words
+        only, by most of its character pairs."""
+        bare = self.bookkeeping.pattern.sub(" ", key)
+        words = [w for w in _KEY_WORD.findall(bare) if w.casefold() not in _FUNCTION_WORDS and not w.isdigit()]
+        if words:
+            # a name (``FooServe``, ``GB10``, ``sm_121``) must stand in a ground; of plain words
+            # (``Bug``, ``Adaptive``) most do, and at least one word does
+            names = [w for w in words if _NAME_LIKE.search(w)]
+            plain = [w for w in words if not _NAME_LIKE.search(w)]
+            found = sum(1 for w in plain if self._named(w, grounds))
+            return (
+                all(self._named(w, grounds) for w in names) and found >= len(plain) // 2 and (bool(names) or found > 0)
+            )
+        pairs = [run[i : i + 2] for run in _CJK_RUN.findall(bare) for i in range(len(run) - 1)]
+        if not pairs:
+            return False
+        found = sum(1 for pair in pairs if any(f.names(pair) for f in grounds))
+        return found / len(pairs) >= _CJK_SHARE
+
+    def _names_in(self, path: str, text: str, grounds: list[MaterialFacts]) -> list[Violation]:
+        """Name-like words and bracketed labels of a text occur in a ground."""
+        key = (text, tuple(f.material.path for f in grounds))
+        names = self._ungrounded.get(key)
+        if names is None:
+            if len(self._ungrounded) >= _MEMO_TEXTS:  # bounded: a dump's texts are not all held twice
+                self._ungrounded.clear()
+            names = self._ungrounded[key] = self._ungrounded_names(text, grounds)
+        reason = "found in none of the object's sources nor the living document"
+        return [Violation(path=path, rule="name-ungrounded", text=name, reason=reason) for name in names]
+
+    def _ungrounded_names(self, text: str, grounds: list[MaterialFacts]) -> tuple[str, ...]:
+        out: list[str] = []
+        bare = self.bookkeeping.pattern.sub(" ", _URLISH.sub(" ", text))
+        seen: set[str] = set()
+        labels = [m.group(1) or m.group(2) for m in _BRACKET.finditer(bare)]
+        words = [m.group(0).rstrip(".") for m in _NAME_WORD.finditer(bare)]
+        for name in (*labels, *words):
+            name = name.strip()
+            if not name or name in seen:
+                continue
+            seen.add(name)
+            if not self._named(name, grounds):
+                out.append(name)
+        # a capitalised word names something (``Lumina``, ``SiliconServe``): some material of the batch
+        # or the living document holds it, whatever the object's own sources
+        generic = lexicon().generic
+        for m in _CAPITALISED.finditer(bare):
+            name = m.group(0)
+            listed = _LISTED.search(bare, max(m.start() - 3, 0), m.start()) or _LISTED.match(bare, m.end())
+            paired = _CAPITALISED.match(bare, m.end() + 1) if bare[m.end() : m.end() + 1] == " " else None
+            if paired is not None:  # two capitalised words in a row name one thing (``Orchestra Deploy``)
+                name = f"{name} {paired.group(0)}"
+            elif not (_INNER_CAPITAL.search(name) or listed):  # a plain word, not named among names
+                continue
+            if name not in seen and name.casefold() not in _FUNCTION_WORDS and name.casefold() not in generic:
+                seen.add(name)
+                if not all(self._named(w, grounds) or self._named(w, self.batch) for w in name.split(" ")):
+                    out.append(name)
+        return tuple(out)
+
+    def _grounded(self, token: str, grounds: list[MaterialFacts]) -> bool:
+        if self.bookkeeping.is_word(token) or any(f.contains(token) for f in grounds) or self._in_header(token):
+            return True
+        spaced = _IDENT_GAP.sub("-", token)  # ``Llama 3.1`` is written ``Llama-3.1`` too, and the other way
+        if any(f.spells(token) or (spaced != token and f.spells(spaced)) for f in grounds):
+            return True
+        day = date_of(token)
+        return day is not None and any(f.has_date(day) for f in grounds)
+
+    def _in_header(self, token: str) -> bool:
+        # each part on its own: normalize() drops spaces, and joined dates would run into each other
+        parts = (self.kb.date, self.kb.manifest.created, self.doc.version or "")
+        return any(part and occurs_in(token, normalize(str(part))) for part in parts)
