@@ -19,7 +19,8 @@ from ..text.lexicon import lexicon
 from .numbers import scan
 
 #: what ends a sentence, opens or closes a parenthesis, or parts table cells, around a statement
-_BOUNDS = re.compile(r"[。；;！？!?\n（）()|]")
+_BOUND_CHARS = "。；;！？!?\n（）()|"
+_BOUNDS = re.compile(f"[{re.escape(_BOUND_CHARS)}]")
 #: a line that opens a bullet of its own (its continuation lines do not)
 _OPENS_BLOCK = re.compile(r"\s*(?:[-*+•]\s|\d+[.)、]\s?|#|\|)")
 #: how far back a statement's sentence is looked for
@@ -46,9 +47,10 @@ def sentence_around(text: str, start: int, end: int) -> str:
     """The sentence (or parenthesis) that holds ``text[start:end]``."""
     # a sentence longer than _REACH is read from _REACH characters before the statement: the less it
     # sees, the less it can except (a limitation it cannot scope lowers the item)
-    before = [m.end() for m in _BOUNDS.finditer(text, max(0, start - _REACH), start)]
+    lo = max(0, start - _REACH)
+    last = max(text.rfind(ch, lo, start) for ch in _BOUND_CHARS)
     after = _BOUNDS.search(text, end)
-    first = before[-1] if before else max(0, start - _REACH)
+    first = last + 1 if last >= 0 else lo
     return text[first : after.start() if after else len(text)]
 
 

@@ -4,6 +4,7 @@ digits or not), identifiers and names grounded, sections existing, hit counts ag
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -113,16 +114,27 @@ class Claims(Citations):
             len(brief.sources),
             len(self.kb.item.materials),
             sum(1 for m in self.kb.materials if m.status is MaterialStatus.read),
+            len(brief.candidates),
+            brief.baseline.anchors,
+            brief.baseline.sections,
+            brief.baseline.lines,
+            0,
+            *(len(e.members) for e in brief.excluded),
+            *(len(c.members) for c in brief.contradictions),
         }
-        own = [(frozenset({str(n)}), (Value(float(n), None, None),)) for n in counts]
-        return own + list(
-            {
-                _carried(c): None
-                for name in ("increments", "refreshes", "contradictions")
-                for o in getattr(brief, name)
-                for c in o.numbers
-            }
-        )
+        for name in ("increments", "refreshes", "contradictions", "anchors", "excluded"):  # by level and by kind
+            objects = getattr(brief, name)
+            counts |= set(Counter(o.evidence for o in objects).values())
+            counts |= set(Counter(str(field_or(o, "kind", "")) for o in objects).values())
+        cores: set[str] = {str(n) for n in counts}
+        held: dict[Value, None] = {Value(float(n), None, None): None for n in counts}
+        for name in ("increments", "refreshes", "contradictions"):  # one entry for all: a set, not a list
+            for o in getattr(brief, name):
+                for c in o.numbers:
+                    numerals, found = _carried(c)
+                    cores |= numerals
+                    held.update(dict.fromkeys(found))
+        return [(frozenset(cores), tuple(held))]
 
     def check_text(self, path: str, text: str, grounds: list[MaterialFacts], carried: list[_Cited]) -> list[Violation]:
         """A text that belongs to no object, checked as an object's would be."""

@@ -118,13 +118,14 @@ _MONTHS = {
     m: n for n, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)
 }
 #: a date in the forms people write: ``2026-10-17``, ``2026/10/17``, ``2026年10月17日``, ``10月17日``,
-#: ``Oct 17``, ``OCT. 20, 2026``, ``17 Oct 2026``, ``Oct 2026``
+#: ``Oct 17``, ``OCT. 20, 2026``, ``17 Oct 2026``, ``Oct 2026``, ``1 月``
 DATE = re.compile(
     r"(?P<y1>(?:19|20)\d{2})[-/.年]\s?(?P<m1>\d{1,2})(?:[-/.月]\s?(?P<d1>\d{1,2})日?|月)"
     r"|(?P<m2>\d{1,2})\s?月\s?(?P<d2>\d{1,2})\s?日"
     r"|\b(?P<mn3>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s?(?P<d3>\d{1,2})\b(?:,?\s?(?P<y3>(?:19|20)\d{2}))?"
     r"|\b(?P<d4>\d{1,2})\s(?P<mn4>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s(?P<y4>(?:19|20)\d{2})"
-    r"|\b(?P<mn5>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s(?P<y5>(?:19|20)\d{2})\b",
+    r"|\b(?P<mn5>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s(?P<y5>(?:19|20)\d{2})\b"
+    r"|(?<!\d)(?P<m6>\d{1,2})\s?月(?![\d份])",
     re.I,
 )
 
@@ -134,7 +135,7 @@ Day = tuple[int, int, int]
 
 def _day(m: re.Match[str]) -> Day | None:
     g = m.groupdict()
-    for n in "12345":
+    for n in "123456":
         month = g.get(f"m{n}") or g.get(f"mn{n}")
         if month:
             mon = int(month) if month.isdigit() else _MONTHS[month[:3].lower()]
@@ -187,6 +188,9 @@ _HIDDEN = re.compile(
 )
 
 
+_HIDDEN_GATE = re.compile(r"[一二两三四五六七八九十百千①-⑳Ⅰ-Ⅻⅰ-ⅻ]")
+
+
 def _chinese(numeral: str) -> float | None:
     """The value of a Chinese numeral (``一百五十五万亿`` → 1.55e14); None when it is not one."""
     total, section, digit = 0.0, 0.0, None
@@ -206,6 +210,8 @@ def _chinese(numeral: str) -> float | None:
 
 def hidden(text: str) -> list[tuple[int, int, str, Value]]:
     """The quantities of ``text`` written without digits: (start, end, as written, value)."""
+    if _HIDDEN_GATE.search(text) is None:  # most texts hold no numeral but digits
+        return []
     out = []
     for m in _HIDDEN.finditer(text):
         if m.group("sym"):
