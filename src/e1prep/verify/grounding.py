@@ -185,6 +185,36 @@ class Grounding:
         """Those of many names that stand in a ground as written, in one pass over each ground."""
         return {name for f in grounds for name in f.names_all(names)}
 
+    def named_by_words(self, names: list[str], grounds: list[MaterialFacts]) -> set[str]:
+        """``_every_word_named`` for many names at once: their words and character pairs are looked up in
+        one pass over each ground."""
+        ids: dict[str, int] = {}  # each distinct word or pair once; a name holds its parts as small numbers
+        parts = []
+        for name in names:
+            words, pairs = self._word_parts(name)
+            parts.append(
+                (tuple(ids.setdefault(w, len(ids)) for w in words), tuple(ids.setdefault(p, len(ids)) for p in pairs))
+            )
+        tokens = list(ids)
+        held = {ids[t] for t in self.named_all(tokens, grounds)} if tokens else set()
+        held |= {ids[t] for t in tokens if self.bookkeeping.is_word(t) or self._in_header(t)}
+        out = set()
+        for name, (words_ids, pair_ids) in zip(names, parts, strict=True):
+            if not words_ids and not pair_ids:
+                continue
+            if not all(w in held for w in words_ids):
+                continue
+            if not pair_ids or sum(1 for p in pair_ids if p in held) / len(pair_ids) >= _CJK_SHARE:
+                out.add(name)
+        return out
+
+    def _word_parts(self, name: str) -> tuple[list[str], list[str]]:
+        """A name's Latin words (less bookkeeping and function words) and its CJK character pairs."""
+        bare = self.bookkeeping.pattern.sub(" ", name)
+        words = [w for w in _KEY_WORD.findall(bare) if w.casefold() not in _FUNCTION_WORDS and not w.isdigit()]
+        pairs = [run[i : i + 2] for run in _CJK_RUN.findall(bare) for i in range(len(run) - 1)]
+        return words, pairs
+
     def _every_word_named(self, name: str, grounds: list[MaterialFacts]) -> bool:
         """Every Latin word of a name stands in a ground, and most of its CJK character pairs do (a
         title as the rules clean it, less its link marks and spacing)."""
