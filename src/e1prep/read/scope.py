@@ -21,6 +21,7 @@ from .numbers import scan
 #: what ends a sentence, opens or closes a parenthesis, or parts table cells, around a statement
 _BOUND_CHARS = "。；;！？!?\n（）()|"
 _BOUNDS = re.compile(f"[{re.escape(_BOUND_CHARS)}]")
+_LAST_BOUND = re.compile(f".*[{re.escape(_BOUND_CHARS)}]", re.S)
 #: a line that opens a bullet of its own (its continuation lines do not)
 _OPENS_BLOCK = re.compile(r"\s*(?:[-*+•]\s|\d+[.)、]\s?|#|\|)")
 #: how far back a statement's sentence is looked for
@@ -48,7 +49,8 @@ def sentence_around(text: str, start: int, end: int) -> str:
     # a sentence longer than _REACH is read from _REACH characters before the statement: the less it
     # sees, the less it can except (a limitation it cannot scope lowers the item)
     lo = max(0, start - _REACH)
-    last = max(text.rfind(ch, lo, start) for ch in _BOUND_CHARS)
+    found = _LAST_BOUND.match(text, lo, start)  # greedy: it ends just after the last bound before start
+    last = found.end() - 1 if found else -1
     after = _BOUNDS.search(text, end)
     first = last + 1 if last >= 0 else lo
     return text[first : after.start() if after else len(text)]
