@@ -49,7 +49,7 @@ class Bookkeeping:
         """Where bookkeeping tokens stand in ``text`` (remembered for the last texts asked)."""
         found = self._spans.get(text)
         if found is None:
-            if len(self._spans) > 4096:
+            if len(self._spans) > 1024:
                 self._spans.clear()
             found = self._spans[text] = [m.span() for m in self.pattern.finditer(text)]
         return found
