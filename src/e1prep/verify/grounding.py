@@ -218,14 +218,7 @@ class Grounding:
     def _every_word_named(self, name: str, grounds: list[MaterialFacts]) -> bool:
         """Every Latin word of a name stands in a ground, and most of its CJK character pairs do (a
         title as the rules clean it, less its link marks and spacing)."""
-        bare = self.bookkeeping.pattern.sub(" ", name)
-        words = [w for w in _KEY_WORD.findall(bare) if w.casefold() not in _FUNCTION_WORDS and not w.isdigit()]
-        pairs = [run[i : i + 2] for run in _CJK_RUN.findall(bare) for i in range(len(run) - 1)]
-        if not words and not pairs:
-            return False
-        if not all(self._named(w, grounds) for w in words):
-            return False
-        return not pairs or sum(1 for p in pairs if any(f.names(p) for f in grounds)) / len(pairs) >= _CJK_SHARE
+        return name in self.named_by_words([name], grounds)
 
     def known(self, name: str) -> bool:
         """Whether the living document names ``name``, however it is spaced (``AgentMosaic``,
