@@ -368,8 +368,20 @@ def plain_level(text: str, legend: Mapping[str, str] | None = None, *, scoped: b
 
 
 def _scoped(body: str, hit: Hit) -> bool:
-    """Whether a lowering statement reaches less than the whole item (``read.scope``): a relayed check
-    never does (it is about the check itself)."""
+    """Whether a lowering statement reaches less than the whole item (``read.scope``)."""
+    return hit.start in _scoped_starts(body)
+
+
+@lru_cache(maxsize=4096)
+def _scoped_starts(body: str) -> frozenset[int]:
+    """Where the lowering statements of an item's text start that reach less than the whole item, read
+    once per text (a dump repeats its items word for word, less their URLs)."""
+    return frozenset(h.start for h in find(body) if h.marker.kind in LOWERING_KINDS and _reaches_less(body, h))
+
+
+def _reaches_less(body: str, hit: Hit) -> bool:
+    """A statement of another object, or of a bullet's own numbers, or a summary read with the body; a
+    relayed check never (it is about the check itself)."""
     if hit.marker.kind == "relay":
         return False
     if hit.marker.kind in ("summary", "partial") and scope.read_with_body(body, hit.start, hit.end):
@@ -400,7 +412,11 @@ def block_level(block: str) -> EvidenceLevel | None:
     """The strictest level any lowering statement of a bullet imposes on the bullet's own numbers (a
     hedge or a limitation there limits that claim: ``吞吐提升 3 倍（待确认）``), except a statement of
     another object; None when it states none."""
-    body = strip_urls(block)
+    return _block_level(strip_urls(block))
+
+
+@lru_cache(maxsize=4096)
+def _block_level(body: str) -> EvidenceLevel | None:
     levels = [  # every kind is found first: a qualifying clause stands only after a full read beside it
         h.marker.level
         for h in find(body)
