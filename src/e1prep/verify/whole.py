@@ -58,17 +58,22 @@ def _sources(verifier: Verifier, brief: Brief) -> list[Violation]:
 
 
 def _duplicates(brief: Brief) -> list[Violation]:
-    """An object stated word for word twice in one list: the later one is the duplicate."""
+    """An object stated word for word twice in one list: the later one is the duplicate. Objects are
+    compared whole only where their keys, sources and sizes already agree (a dump is thousands of
+    objects, some with tens of thousands of citations)."""
     out = []
     for name in _LISTS:
-        seen: dict[str, int] = {}
-        for n, obj in enumerate(getattr(brief, name)):
-            dump = obj.model_dump_json()
-            if dump in seen:
-                reason = f"the same object as {name}[{seen[dump]}]"
-                out.append(Violation(path=f"{name}[{n}]", rule="object-duplicate", text=obj.key, reason=reason))
+        seen: dict[tuple[object, ...], list[int]] = {}
+        objects = getattr(brief, name)
+        for n, obj in enumerate(objects):
+            cheap = (obj.key, tuple(obj.sources), obj.evidence, len(getattr(obj, "numbers", ())))
+            earlier = seen.setdefault(cheap, [])
+            same = next((m for m in earlier if objects[m] == obj), None)
+            if same is None:
+                earlier.append(n)
             else:
-                seen[dump] = n
+                reason = f"the same object as {name}[{same}]"
+                out.append(Violation(path=f"{name}[{n}]", rule="object-duplicate", text=obj.key, reason=reason))
     return out
 
 
