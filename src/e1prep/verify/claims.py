@@ -28,30 +28,18 @@ from .values import Value, carries, digits_alike, hidden, values
 
 # names are bounded (200 characters): an unbounded lazy \S+? rescans a long token from every start (quadratic)
 _HIT_CLAIM = re.compile(r"「([^「」]{1,200})」\s*=?\s*(\d+)\s*命中|(\S{1,200}?)\s*=\s*(\d+)\s*命中")
-
-
 #: its first alternative alone: without an ``=`` the second cannot match, and it costs a scan of up
 #: to 200 characters from every place of the text
 _HIT_CLAIM_QUOTED = re.compile(r"「([^「」]{1,200})」\s*=?\s*(\d+)\s*命中")
-
-
 _NOT_FOUND = re.compile(r"「([^「」]{1,200})」\s*(?:未命中|零命中|无命中)")
-
-
 #: the end of a range of sections (``§2.1–2.4``): not a quantity
 _SECTION_RANGE = re.compile(r"§\s*\d+(?:\.\d+)*\s*[-–~]\s*(\d+(?:\.\d+)*)")
-
-
 _LAST_QUOTED = re.compile(r"「([^「」]+)」\s*$")
-
-
 #: hit counts said in other words: ``「X」共 8 处命中``, ``「X」命中 8 次``, ``X has 8 hits``
 _HIT_OTHER = re.compile(
     r"「([^「」]{1,200})」\s*(?:共|有)?\s*(\d+)\s*处命中|「([^「」]{1,200})」\s*命中\s*(\d+)\s*次"
     r"|([\w.\-/]{2,80})\s+has\s+(\d+)\s+hits?\b"
 )
-
-
 _TEXT_FIELDS = (
     "title",
     "points",

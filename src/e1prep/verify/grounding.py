@@ -35,78 +35,38 @@ _NAME_WORD = guarded(
         r"|(?<![\w\-./])[A-Za-z]+\d[A-Za-z0-9]*(?![\w\-/])"
     )
 )
-
-
 _BRACKET = re.compile(r"\[([^\[\]\n]{1,60})\](?!\()|【([^【】\n]{1,60})】")
-
-
 _URLISH = re.compile(r"(?:https?://|www\.)\S+|\S+\.(?:md|json|ya?ml|txt)\b|§\s*\d+(?:\.\d+)*")
-
-
 #: the tool's own vocabulary (material kinds, evidence levels, contradiction kinds) needs no source
 _VOCABULARY = frozenset(
     {k.value for k in MaterialKind} | {k.value for k in EvidenceLevel} | {k.value for k in ContradictionKind}
 )
-
-
 #: a key's Latin words (its names) and CJK runs, and what is not a name among the words
 _KEY_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9+#]*(?:[\-_.][A-Za-z0-9+#]+)*")
-
-
 #: a word that is a name: a digit, an inner capital, two capitals, or a joiner inside it
 _NAME_LIKE = re.compile(r"\d|[a-z][A-Z]|[A-Z]{2}|\w[\-_./]\w")
-
-
 _ISSUE_KEY = re.compile(r"([\w.\-]+)#(\d+)")
-
-
 _IDENT_GAP = re.compile(r"(?<=[A-Za-z])[ -](?=\d)")
-
-
 #: a capitalised word with a small letter in it, a word with an inner capital (``SiliconServe``), and
 #: the separators of a list of names (``vLLM / SGLang / Lumina``, ``MLX + llama.cpp + X``)
 _CAPITALISED = re.compile(r"(?<![\w\-./])[A-Z](?=[A-Za-z]*[a-z])[A-Za-z]{2,}(?![\w\-/])")
-
-
 _INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
-
-
 _LISTED = re.compile(r"\s*(?:/|、|\+|＋|，|,|或|和|与|及|vs\.?)\s*")
-
-
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
-
-
 _FUNCTION_WORDS = frozenset({"vs", "and", "or", "the", "of", "in", "on", "for", "with", "to", "a", "an", "by"})
-
-
 #: the share of a CJK key's character pairs its sources must hold
 _CJK_SHARE = 0.6
-
-
 #: a setting and its value: a command-line flag (``--max-num-batched-tokens 8192``) or an assignment
 #: (``VLLM_USE_FLASHINFER_MOE_FP4=0``); the value is an identifier, not a quantity
 _PARAMETER = re.compile(r"(?:--[A-Za-z][\w.-]*[ =]|\b[A-Za-z_][\w.]*=)\s*(\d+(?:\.\d+)?)(?![\w.%])")
-
-
 _ARXIV_ID = re.compile(r"\d{4}\.\d{4,5}(?:v\d+)?")
-
-
 _SECTION_ID = re.compile(r"(?:§|\bSection\s?|\bSec\.\s?|章节\s?)(\d+(?:\.\d+)*)", re.I)
-
-
 #: texts whose ungrounded names the verifier remembers at a time
 _MEMO_TEXTS = 4096
-
-
 #: what one citation carries: its numerals, and their values
 _Cited = tuple[frozenset[str], tuple[Value, ...]]
-
-
 #: a text checked for an object: the text, the object's sources, what its citations carry
 _TextKey = tuple[str, tuple[str, ...], tuple[_Cited, ...]]
-
-
 #: a name squashed shorter than this is too common a string to be searched without its spacing
 _SQUASHED_MIN = 6
 
