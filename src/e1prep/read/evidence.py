@@ -75,8 +75,8 @@ def legend_line(line: str) -> re.Match[str] | None:
 
 
 def remark_line(line: str) -> re.Match[str] | None:
-    """``REMARK_LINE.match``; a line without a colon is never one."""
-    return REMARK_LINE.match(line) if ":" in line or "：" in line else None
+    """``REMARK_LINE.match``."""
+    return REMARK_LINE.match(line)
 
 
 #: characters that separate legend entries or stand in ordinary text; never part of a symbol
@@ -551,17 +551,9 @@ _ITEM_NUMBER = re.compile(
 _ITEM_CIRCLED = re.compile(r"^\s*(?:#{1,6}\s*)?(?:\*\*)?([①-⑳])")
 
 
-#: what an item number's line can open with after its spaces, besides a digit: a heading mark, a table
-#: pipe, bold, a parenthesis, ``条目``, ``Item`` in any case (as ``re.I`` compares its I), a circled number
-_NUMBER_OPENERS = frozenset("#|*(条iIİı" + "".join(chr(c) for c in range(ord("①"), ord("⑳") + 1)))
-
-
 def item_number(text: str) -> int | None:
     """The number the note gives an item (``## 3. …``, ``| 3 | …``, ``**3. …**``, ``③``), if any."""
     first = text.lstrip("\n").split("\n", 1)[0]
-    head = first.lstrip()[:1]
-    if not head.isdecimal() and head not in _NUMBER_OPENERS:  # most items: neither pattern can match
-        return None
     m = _ITEM_NUMBER.match(first)
     if m:
         return int(m.group(1))

@@ -21,23 +21,9 @@ _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 
 
 def _heading(line: str) -> tuple[int, str] | None:
-    """``_HEADING.match(line)`` as (level, title), read with string operations: the lazy title is tried
-    at every character by ``re``, but it is the text up to the trailing run of spaces and closing marks
-    (at least one character), found by stripping them from the right."""
-    if "\n" in line:  # ``.`` and ``$`` treat a line break apart: the pattern itself
-        m = _HEADING.match(line)
-        return (len(m.group(1)), m.group(2)) if m else None
-    rest = line.lstrip("#")
-    level = len(line) - len(rest)
-    if not 1 <= level <= 6:  # no mark, or seven: the marks are followed by another mark, not a space
-        return None
-    title = rest.lstrip()
-    spaces = len(rest) - len(title)
-    if not title:  # only spaces after the marks: the title is the last of two or more of them
-        return (level, rest[-1]) if spaces >= 2 else None
-    if not spaces:
-        return None
-    return level, title[: max(len(title.rstrip().rstrip("#").rstrip()), 1)]
+    """A Markdown heading line as (level, title), or None."""
+    m = _HEADING.match(line)
+    return (len(m.group(1)), m.group(2)) if m else None
 
 
 #: a numbered item in any style: ``1.`` ``1)`` ``(1)`` ``①`` ``一、`` ``a.``, bare or in bold (``**3. Title**``)
@@ -288,11 +274,7 @@ _NUMBER_CELL = re.compile(r"[#\d\s.]+")
 
 
 def _number_cell(cell: str) -> bool:
-    """``_NUMBER_CELL.fullmatch(cell)``, answered at once when the first character is none of its own
-    (``str.isdecimal`` is ``\\d`` and ``str.isspace`` is ``\\s``)."""
-    first = cell[:1]
-    if not (first.isdecimal() or first.isspace() or first in ("#", ".")):
-        return False
+    """A cell of only numbers, ``#``, dots and spaces (a table's number column)."""
     return _NUMBER_CELL.fullmatch(cell) is not None
 
 
