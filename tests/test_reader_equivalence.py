@@ -592,3 +592,16 @@ def test_a_manifest_date_is_read_once_and_the_manifest_stays_equal(tmp_path: Pat
     assert m.date == "2026-10-25" and m.date is m.date
     assert dataclasses.asdict(m) == before and m == Manifest(tmp_path, "job", "2026-10-25T20:00:00+08:00", ())
     assert Manifest(tmp_path, "job", "yesterday", ()).date == "yesterday"
+
+
+# --- a table row without an escaped pipe or a break is split on its pipes ----------------------------------
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(st.sampled_from(["|", "\\|", "\\", "<br>", "<br/>", "<br />", "<b", " ", "a", "标"]) | st.text(max_size=2))
+)
+def test_cells_split_as_the_pipe_pattern(parts: list[str]) -> None:
+    inner = "".join(parts)
+    plain = [notes._BR.sub(" ", c).replace("\\|", "|").strip() for c in notes._CELL_PIPE.split(inner)]
+    assert notes._split_cells(inner) == plain

@@ -58,11 +58,7 @@ _LABELS_WITHOUT_COLON = not any(c in w for w in lexicon().legend_labels for c in
 
 
 def legend_line(line: str) -> re.Match[str] | None:
-    """``LEGEND_LINE.match``; a line without a colon is never one (the common case, answered at once).
-
-    Nothing the shape allows before its label is a colon, nor is any label: so the label stands wholly
-    before the line's first colon, and a line without one there is not a legend line (a short search).
-    """
+    """``LEGEND_LINE.match(line)``; no label before the line's first colon (none holds one): None at once."""
     colon = line.find(":")
     wide = line.find("：", 0, colon if colon >= 0 else len(line))
     if wide >= 0:

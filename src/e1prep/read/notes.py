@@ -172,8 +172,7 @@ _DATE_LINE = re.compile(
 )
 
 
-#: the year and separator that every ``_DATE_LINE`` match holds (digits and these signs ignore case):
-#: a text without them holds no date, and most items have none, so the costly search is skipped
+#: the year and separator that every ``_DATE_LINE`` match holds (digits and these signs ignore case)
 _DATE_YEAR = re.compile(r"(?:19|20)\d{2}[-/.年]")
 #: ``_DATE_LINE`` behind a lookahead for its first characters (the same matches and groups)
 _DATE_LINE_GUARDED = guarded(_DATE_LINE)
@@ -181,13 +180,17 @@ _LONGEST_DATE_LABEL = max(map(len, _DATE_LABELS))
 
 
 def item_date(text: str) -> str | None:
-    """The item's own date when the note states one (``发布日期：2024-01-15``).
+    """The item's own date when the note states one (``发布日期：2024-01-15``)."""
+    m = _date_match(text)
+    if not m:
+        return None
+    year, month, day = m.group(1), int(m.group(2)), m.group(3)
+    return f"{year}-{month:02d}" + (f"-{int(day):02d}" if day else "")
 
-    Every date's year is where ``_DATE_YEAR`` matches, so none starts before the first such year less
-    the spaces and colon before it and the longest label (``re.I`` compares a label letter by letter):
-    the date is searched from there, not from the item's start.
-    """
-    year_at = _DATE_YEAR.search(text)
+
+def _date_match(text: str) -> re.Match[str] | None:
+    """``_DATE_LINE.search(text)``, begun where the first year's label, colon and spaces can start."""
+    year_at = _DATE_YEAR.search(text)  # every match holds a year (most items none)
     if not year_at:
         return None
     start = year_at.start()
@@ -197,11 +200,7 @@ def item_date(text: str) -> str | None:
         start -= 1
     while start and text[start - 1].isspace():
         start -= 1
-    m = _DATE_LINE_GUARDED.search(text, max(start - _LONGEST_DATE_LABEL, 0))
-    if not m:
-        return None
-    year, month, day = m.group(1), int(m.group(2)), m.group(3)
-    return f"{year}-{month:02d}" + (f"-{int(day):02d}" if day else "")
+    return _DATE_LINE_GUARDED.search(text, max(start - _LONGEST_DATE_LABEL, 0))
 
 
 #: an item whose own date is this many days before the batch is stale (an old or reissued newsletter)
@@ -241,8 +240,7 @@ def _first_group(m: re.Match[str]) -> str:
 
 
 def _clean_title(raw: str) -> str:
-    # the leading shapes are anchored at the start and never empty, so one ``match`` is what ``sub`` did
-    # a leading status sign (``🟢 Title``, ``✔ Title``) is the check, read through the legend; not the title
+    """``_STATUS_SIGN``, ``_ORDINAL_LEAD``, ``_LENTICULAR_TITLE``, ``MD_LINK`` and ``URL_RE`` substituted in turn."""
     raw = raw.strip()
     if m := _STATUS_SIGN.match(raw):
         raw = raw[m.end() :]
@@ -283,7 +281,12 @@ def _cells(row: str) -> list[str]:
     inner = row.strip()
     inner = inner[1:] if inner.startswith("|") else inner
     inner = inner[:-1] if inner.endswith("|") and not inner.endswith("\\|") else inner
-    if "\\|" not in inner and "<br" not in inner:  # every pipe splits, no break to read: the plain split
+    return _split_cells(inner)
+
+
+def _split_cells(inner: str) -> list[str]:
+    """``[_BR.sub(" ", c).replace("\\|", "|").strip() for c in _CELL_PIPE.split(inner)]``."""
+    if "\\|" not in inner and "<br" not in inner:  # every pipe splits, no break to read
         return [c.strip() for c in inner.split("|")]
     return [_BR.sub(" ", c).replace("\\|", "|").strip() for c in _CELL_PIPE.split(inner)]
 
