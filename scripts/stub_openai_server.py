@@ -1,8 +1,9 @@
 #!/usr/bin/env python
 """A tiny OpenAI-compatible chat-completions stub for the wheel smoke test (stdlib only, loopback only).
 
-Every ``POST /v1/chat/completions`` is answered with one forced tool call ``MaterialExtraction``
-holding one item named after the material in the prompt; ``GET /v1/models`` lists ``stub-model``.
+Every ``POST /v1/chat/completions`` is answered with one forced tool call of the requested answer
+model (``Extraction``, v2, or ``MaterialExtraction``, v1) holding one item named after the material;
+``GET /v1/models`` lists ``stub-model``.
 It binds 127.0.0.1 on a free port, writes the port to ``--port-file`` and serves until killed.
 """
 
@@ -19,21 +20,31 @@ MODEL = "stub-model"
 _MATERIAL = re.compile(r'<<<MATERIAL path="([^"]+)"')
 
 
-def completion(material: str) -> dict[str, Any]:
-    item = {
-        "name": f"stub item of {Path(material).stem}"[:80],
-        "new": True,
-        "level": "unverified",
-        "point": "A point the stub made up.",
-        "section": "",
-        "number": "",
-        "quote": "",
-        "conflict": "",
-    }
+def completion(material: str, tool: str = "MaterialExtraction") -> dict[str, Any]:
+    """One item named after the material, in the answer model the request's tool names (v2 or v1)."""
+    name = f"stub item of {Path(material).stem}"[:80]
+    if tool == "Extraction":
+        item: dict[str, Any] = {
+            "name": name,
+            "kind": "new",
+            "level": "unverified",
+            "points": ["A point the stub made up."],
+        }
+    else:
+        item = {
+            "name": name,
+            "new": True,
+            "level": "unverified",
+            "point": "A point the stub made up.",
+            "section": "",
+            "number": "",
+            "quote": "",
+            "conflict": "",
+        }
     call = {
         "id": "call_stub",
         "type": "function",
-        "function": {"name": "MaterialExtraction", "arguments": json.dumps({"items": [item]})},
+        "function": {"name": tool, "arguments": json.dumps({"items": [item]})},
     }
     return {
         "id": "chatcmpl-stub",
@@ -78,7 +89,9 @@ class Handler(BaseHTTPRequestHandler):
             return
         text = "\n".join(str(m.get("content") or "") for m in body.get("messages", []))
         found = _MATERIAL.search(text)
-        self._send(200, completion(found.group(1) if found else "unknown"))
+        tools = body.get("tools") or [{}]
+        tool = str(tools[0].get("function", {}).get("name") or "MaterialExtraction")
+        self._send(200, completion(found.group(1) if found else "unknown", tool))
 
 
 def main() -> int:

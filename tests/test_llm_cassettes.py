@@ -20,7 +20,7 @@ import yaml
 from e1prep.brief.models import Contradiction, Increment, Refresh
 from e1prep.kb import knowledge, loading
 from e1prep.llm import cassettes
-from e1prep.llm.backend import LLMProducer, schema_sha256
+from e1prep.llm.backend import RESPONSE_MODELS, LLMProducer, schema_sha256
 from e1prep.llm.prompts import chunk_material, default_prompts_dir, load_prompt
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -104,12 +104,13 @@ def test_a_request_the_cassette_does_not_hold_fails_the_material_with_a_re_recor
 
 
 def test_cassettes_are_fresh_for_the_current_prompt_schema_and_libraries() -> None:
-    prompt = load_prompt("extract_material")
     stale = {}
     for entry in ENTRIES:
+        prompt = load_prompt(entry["prompt_id"])
+        response_sha = schema_sha256(RESPONSE_MODELS[prompt.output_model])
         kb, doc = load(entry["case"])
         sha = LLMProducer(cassettes.replay_settings(entry)).requests_sha256(kb, doc)
-        reasons = cassettes.stale_reasons(entry, prompt, schema_sha256(), directory=CASSETTES, requests_sha=sha)
+        reasons = cassettes.stale_reasons(entry, prompt, response_sha, directory=CASSETTES, requests_sha=sha)
         if entry.get("libraries") != cassettes.library_versions():
             reasons.append(f"recorded with {entry.get('libraries')}, installed {cassettes.library_versions()}")
         if reasons:
@@ -127,12 +128,13 @@ def test_the_constraints_file_pins_the_libraries_the_cassettes_were_recorded_wit
     )
 
 
-def test_every_golden_case_has_a_cassette_for_the_current_prompt() -> None:
-    prompt = load_prompt("extract_material")
+@pytest.mark.parametrize("prompt_id", ["extract_material", "extract_items"])
+def test_every_golden_case_has_a_cassette_for_each_prompt(prompt_id: str) -> None:
+    prompt = load_prompt(prompt_id)
     cases = sorted(p.parent.name for p in GOLDEN.glob("*/manifest.json"))
     have = {e["case"] for e in ENTRIES if e["prompt_id"] == prompt.id and e["prompt_version"] == prompt.version}
     missing = [c for c in cases if c not in have]
-    assert not missing, f"golden cases without a cassette {missing}; {RERECORD}"
+    assert not missing, f"golden cases without a cassette {missing}; {RERECORD} --prompt {prompt_id}"
 
 
 def test_the_freshness_check_notices_a_changed_prompt_or_schema(tmp_path: Path) -> None:

@@ -228,6 +228,7 @@ def settings_for(stub: StubServer, tmp_path: Path, **changes: Any) -> LLMSetting
         concurrency=3,
         use_cache=False,
         cache_dir=tmp_path / "cache",
+        prompt_id="extract_material",  # the transport is tested with the small v1 answers
     )
     return replace(base, **changes)
 
@@ -409,6 +410,7 @@ def test_the_api_key_never_leaves_the_request_header(
             "E1PREP_BACKOFF": "0.01",
             "E1PREP_RETRIES": "1",
             "E1PREP_TIMEOUT": "2",
+            "E1PREP_PROMPT": "extract_material",
         }
         settings = load_settings(env)
         producer = LLMProducer(settings)

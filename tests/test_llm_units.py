@@ -14,7 +14,7 @@ from e1prep.brief.models import MaterialKind, MaterialStatus
 from e1prep.errors import ConfigError
 from e1prep.kb import knowledge, loading
 from e1prep.llm import cassettes
-from e1prep.llm.backend import ExtractedItem, LLMProducer, MaterialExtraction, schema_sha256
+from e1prep.llm.backend import RESPONSE_MODELS, ExtractedItem, LLMProducer, MaterialExtraction, schema_sha256
 from e1prep.llm.cache import CacheKey, ExtractionCache
 from e1prep.llm.prompts import (
     MATERIAL_CLOSE,
@@ -99,9 +99,10 @@ def test_default_mode_per_server(url: str, mode: str) -> None:
 
 def test_every_prompt_file_parses_and_names_a_known_output_model() -> None:
     found = load_prompts()
-    assert "extract_material" in found
+    assert {"extract_material", "extract_items"} <= set(found)
+    assert found["extract_items"].output_model == "Extraction" and found["extract_items"].version == "2"
     for prompt in found.values():
-        assert prompt.version and prompt.purpose and prompt.output_model == "MaterialExtraction"
+        assert prompt.version and prompt.purpose and prompt.output_model in RESPONSE_MODELS
         assert prompt.sha256 == hashlib.sha256(prompt.path.read_bytes()).hexdigest()
 
 

@@ -35,3 +35,15 @@ def test_the_readme_two_commands_are_what_ci_runs() -> None:
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     for command in commands:
         assert any(line == command or line.startswith(command + " ") for line in ci), command
+
+
+def test_the_agent_worker_example_runs_as_written() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "examples/agent_worker.py"], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert "## 1. 增量" in done.stdout and "DeepInfer" in done.stdout
+    assert "0 rejected" in done.stderr

@@ -6,9 +6,10 @@ from ._version import __version__
 from .errors import E1PrepError, InputError, ManifestError
 
 if TYPE_CHECKING:
+    from .brief.extraction import Extraction, ExtractionSet
     from .brief.models import Anchor, Brief, Contradiction, EvidenceLevel, Increment, Refresh
     from .brief.render import Lang, render_markdown
-    from .pipeline import draft_brief, verify_brief
+    from .pipeline import draft_brief, draft_from_extractions, draft_from_objects, verify_brief
     from .verify.report import Report
     from .verify.verifier import Verifier
 
@@ -21,6 +22,10 @@ _LAZY = {
     "Increment": "brief.models",
     "Refresh": "brief.models",
     "draft_brief": "pipeline",
+    "draft_from_extractions": "pipeline",
+    "draft_from_objects": "pipeline",
+    "Extraction": "brief.extraction",
+    "ExtractionSet": "brief.extraction",
     "verify_brief": "pipeline",
     "Lang": "brief.render",
     "render_markdown": "brief.render",
@@ -45,6 +50,8 @@ __all__ = [
     "Contradiction",
     "E1PrepError",
     "EvidenceLevel",
+    "Extraction",
+    "ExtractionSet",
     "Increment",
     "InputError",
     "Lang",
@@ -54,6 +61,8 @@ __all__ = [
     "Verifier",
     "__version__",
     "draft_brief",
+    "draft_from_extractions",
+    "draft_from_objects",
     "render_markdown",
     "verify_brief",
 ]

@@ -70,6 +70,13 @@ def _parser() -> argparse.ArgumentParser:
         "asking a server; offline; needs the replay extra: pip install 'e1prep[replay]'",
     )
 
+    d.add_argument(
+        "--extractions",
+        metavar="FILE",
+        help="draft from the items someone already extracted (a v2 extraction set, schemas/extraction.schema.json, "
+        "e.g. written by an agent with its own model); merged with the rules' facts and verified; no model is called",
+    )
+
     v = sub.add_parser("verify", help="check a brief JSON written by anyone against its KB")
     v.add_argument("brief", help="brief JSON")
     v.add_argument("--manifest", required=True)
@@ -87,7 +94,12 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--out", metavar="DIR", help="write every *.schema.json into DIR (a checkout's: src/e1prep/schemas)")
 
     e = sub.add_parser("eval", help="score a backend against the golden cases")
-    e.add_argument("--backend", choices=("rules", "llm"), default="rules")
+    e.add_argument(
+        "--backend",
+        choices=("rules", "llm", "reference"),
+        default="rules",
+        help="rules; llm (replayed from the cassettes); reference (the reference extractions through the agent API)",
+    )
     e.add_argument("--case", action="append", dest="cases", help="case name (repeatable; default: all)")
     e.add_argument("--report", help="write the JSON report here")
     e.add_argument("--golden", metavar="DIR", help="golden cases folder (default: evals/golden of the checkout)")
@@ -96,6 +108,15 @@ def _parser() -> argparse.ArgumentParser:
     )
     e.add_argument(
         "--cassettes", metavar="DIR", help="llm backend: cassette folder (default: tests/cassettes/llm of the checkout)"
+    )
+    e.add_argument(
+        "--prompt",
+        metavar="ID",
+        help="llm backend: replay the cassettes recorded with this prompt (default: extract_material, the small "
+        "model's; extract_items is v2), gated by [llm.prompt.ID] in the thresholds",
+    )
+    e.add_argument(
+        "--reference", metavar="DIR", help="reference backend: extractions folder (default: evals/reference)"
     )
     e.add_argument(
         "--variants-dir",
@@ -194,17 +215,25 @@ def _llm_producer(args: argparse.Namespace, settings: LLMSettings | None = None)
 def _draft(args: argparse.Namespace) -> int:
     from .brief.models import MaterialStatus
     from .brief.render import render_markdown
-    from .pipeline import draft_brief
+    from .pipeline import draft_brief, draft_from_extractions
 
     started = time.perf_counter()
     targets = _output_targets(args)
     kb_root = args.kb if args.kb is not None else Path(args.manifest).resolve().parent
-    check_targets(targets, kb_root=kb_root, inputs=[args.manifest])
-    print(f"e1prep: drafting {terminal_safe(args.manifest)} with the {args.backend} backend ...", file=sys.stderr)
+    inputs = [args.manifest, *([args.extractions] if args.extractions else [])]
+    check_targets(targets, kb_root=kb_root, inputs=inputs)
+    reading = (
+        f"the extractions of {terminal_safe(args.extractions)}" if args.extractions else f"the {args.backend} backend"
+    )
+    print(f"e1prep: drafting {terminal_safe(args.manifest)} with {reading} ...", file=sys.stderr)
     progress = _show_progress()
     interrupted = False
     try:
-        if args.backend == "rules":
+        if args.extractions:
+            if args.backend != "rules" or args.cassette:
+                raise InputError(None, "--extractions is a reading of its own: not with --backend llm or --cassette")
+            brief = draft_from_extractions(args.manifest, args.extractions, args.kb, args.item)
+        elif args.backend == "rules":
             if args.cassette:
                 raise InputError(None, "--cassette goes with --backend llm")
             brief = draft_brief(args.manifest, args.kb, args.item)
@@ -223,7 +252,7 @@ def _draft(args: argparse.Namespace) -> int:
     markdown = render_markdown(brief, lang=args.lang)
     # everything is ready: only now is anything written (stdout first, then the files, atomically)
     read = [Path(kb_root, s.path) for s in brief.sources if s.status is MaterialStatus.read]
-    check_targets(targets, kb_root=kb_root, inputs=[args.manifest, *read])
+    check_targets(targets, kb_root=kb_root, inputs=[*inputs, *read])
     if args.out == "-":
         _write_stdout(markdown)
     texts = {"--out": markdown, "--json": json.dumps(data, ensure_ascii=False, indent=2) + "\n"}

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import json
 import logging
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Protocol, Self, TypeVar
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
 
 from ._version import __version__
+from .brief.extraction import Extraction, ExtractionSet
 from .brief.models import (
     Action,
     Anchor,
@@ -25,19 +29,20 @@ from .brief.models import (
     Increment,
     MaterialKind,
     MaterialStatus,
-    NumberCitation,
     Refresh,
     RunInfo,
     SourceEntry,
-    field_or,
 )
 from .check.detectors import detect_all
 from .check.grouping import group_contradictions, group_excluded
 from .errors import InputError, Interrupted
 from .kb.knowledge import KnowledgeDoc, arxiv_ids, parse_knowledge
 from .kb.loading import KB, load_kb
+from .produce.extracted import ExtractedProducer
 from .produce.producer import Producer, Production
 from .produce.rules import RulesProducer
+from .produce.submitted import SubmittedProducer
+from .produce.unify import merge, unify
 from .read.notes import note_items
 from .verify.report import Report
 from .verify.verifier import Verifier
@@ -52,17 +57,6 @@ JUDGED_KEYS = 10
 ACTED_KEYS = 12
 
 FIRST_PASS_NOTE = "规则版初稿（rule-based first pass）：未调用模型，需人工复核后再改活文档。"
-
-
-class _Mergeable(Protocol):
-    key: str
-    sources: list[str]
-    numbers: list[NumberCitation]
-
-    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self: ...
-
-
-T = TypeVar("T", bound=_Mergeable)
 
 
 def draft_brief(
@@ -117,10 +111,86 @@ def _draft(manifest: str | Path, kb: str | Path | None, item: str | None, produc
         brief = assemble(loaded, doc, producer.name, production, contradictions, findings.refreshes)
         total = len(brief.increments) + len(brief.refreshes) + len(brief.contradictions)
         progress.info("verifying %d objects", total)
-        brief = apply_verification(brief, Verifier(loaded, doc))
+        brief = apply_verification(brief, Verifier(loaded, doc), production.verdicts)
     if production.interrupted:
         raise Interrupted(brief)
     return brief
+
+
+def draft_from_extractions(
+    manifest: str | Path,
+    extractions: ExtractionSet | Mapping[str, Extraction | Mapping[str, Any]] | str | Path,
+    kb: str | Path | None = None,
+    item: str | None = None,
+) -> Brief:
+    """Draft a brief from items someone already extracted (an agent worker with its own model).
+
+    Args:
+        manifest, kb, item: as for ``draft_brief``.
+        extractions: the v2 extractions (``schemas/extraction.schema.json``): an ``ExtractionSet``, the
+            path of its JSON file, or a mapping from a material path of the manifest to its ``Extraction``
+            (or that extraction's JSON dict). A material left out is read by the rules alone.
+
+    The extractions are turned into objects, merged with the rules' facts one object per subject,
+    verified and finished exactly as a model's would be. No server is involved.
+
+    Raises:
+        InputError: the extractions are malformed or name a material outside the manifest.
+    """
+    return draft_brief(manifest, kb, item, producer=ExtractedProducer(read_extractions(extractions)))
+
+
+def draft_from_objects(
+    manifest: str | Path,
+    objects: Mapping[str, Sequence[Any]],
+    kb: str | Path | None = None,
+    item: str | None = None,
+    *,
+    name: str = "agent",
+) -> Brief:
+    """Draft a brief from brief objects the caller made: ``{"increments": [...], "refreshes": [...],
+    "contradictions": [...], "excluded": [...]}`` (model instances or their JSON dicts).
+
+    Every object is recorded as made by ``name``, merged with the rules' facts, verified and finished
+    like a model's. An ``excluded`` entry is the caller's verdict: the rules object of its subject
+    moves to the excluded list beside it.
+    """
+    return draft_brief(manifest, kb, item, producer=SubmittedProducer(objects, name=name))
+
+
+def read_extractions(
+    extractions: ExtractionSet | Mapping[str, Extraction | Mapping[str, Any]] | str | Path,
+) -> ExtractionSet | dict[str, Extraction]:
+    """An ``ExtractionSet`` (from itself, a JSON file or a dict with ``materials``) or a path → extraction map."""
+    if isinstance(extractions, ExtractionSet):
+        return extractions
+    if isinstance(extractions, str | Path):
+        where = Path(extractions)
+        try:
+            data = json.loads(where.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise InputError(where, "no such file") from None
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise InputError(where, f"cannot be read as JSON ({exc})") from None
+        return _validated(ExtractionSet, data, where)
+    if "materials" in extractions and "origin" in extractions:
+        return _validated(ExtractionSet, extractions, "extractions")
+    return {
+        path: value if isinstance(value, Extraction) else _validated(Extraction, value, f"extractions[{path!r}]")
+        for path, value in extractions.items()
+    }
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def _validated(model: type[M], data: Any, where: str | Path) -> M:
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(x) for x in first["loc"]) or "(top level)"
+        raise InputError(where, f"is not a v2 extraction at {loc}: {first['msg']}") from None
 
 
 @contextlib.contextmanager
@@ -188,40 +258,8 @@ def living_document(kb: KB) -> KnowledgeDoc:
     return parse_knowledge(m.path, m.text)
 
 
-def _norm_key(key: str) -> str:
-    return re.sub(r"[\s\-_/.·]+", "", key.lower())
-
-
-def merge(objects: Sequence[T]) -> list[T]:
-    """The same thing named twice (same kind, same key) becomes one object with all its sources."""
-    out: list[T] = []
-    index: dict[tuple[str, str], int] = {}
-    # per merged object: its sources and citations so far (citations keyed by their JSON: linear, not n²)
-    sources: dict[int, dict[str, None]] = {}
-    numbers: dict[int, dict[str, NumberCitation]] = {}
-    for entry in objects:
-        if field_or(entry, "members"):  # a grouped line stays its own line (its members keep the keys)
-            out.append(entry)
-            continue
-        kind = field_or(entry, "kind", type(entry).__name__)
-        k = (str(kind), _norm_key(entry.key))
-        if k in index:
-            n = index[k]
-            if n not in sources:
-                sources[n] = dict.fromkeys(out[n].sources)
-                numbers[n] = {c.model_dump_json(): c for c in out[n].numbers}
-            sources[n].update(dict.fromkeys(entry.sources))
-            for cite in entry.numbers:
-                numbers[n].setdefault(cite.model_dump_json(), cite)
-            continue
-        index[k] = len(out)
-        out.append(entry)
-    for n in sources:
-        out[n] = out[n].model_copy(update={"sources": list(sources[n]), "numbers": list(numbers[n].values())})
-    return out
-
-
 def _merge_productions(primary: Production, rules: Production) -> Production:
+    """The reader's objects beside the rules' (one per subject once verified: ``produce.unify``)."""
     primary.off_topic |= rules.off_topic
     primary.refreshes = [*rules.refreshes, *primary.refreshes]
     primary.excluded = [*rules.excluded, *primary.excluded]
@@ -410,37 +448,13 @@ def assemble(
     )
 
 
-def one_per_subject(increments: list[Increment], excluded: list[Excluded]) -> tuple[list[Increment], list[Excluded]]:
-    """One subject, one object, by URL across producers: another producer's increment of an item an
-    earlier increment already holds is merged into it; one of an item excluded for what its material
-    states (its date, its note's own verdict, how far it was read) stays excluded, listed with that
-    reason and who proposed it (never dropped silently)."""
-    by_url: dict[str, Increment] = {}
-    reasons = {e.url: e for e in excluded if e.url and not e.members}
-    kept: list[Increment] = []
-    moved: list[Excluded] = []
-    for inc in increments:
-        first = by_url.get(inc.url or "")
-        if first is not None and first.producer != inc.producer:
-            merged = merge([first, inc.model_copy(update={"key": first.key, "kind": first.kind})])[0]
-            kept[kept.index(first)] = by_url[inc.url or ""] = merged
-            continue
-        rule = reasons.get(inc.url) if inc.url and inc.producer != "rules" else None
-        if rule is not None:
-            reason = f"{rule.reason}（{inc.producer} 提为增量；以材料自述为准）"
-            moved.append(Excluded(key=inc.key, sources=inc.sources, evidence=inc.evidence, reason=reason, url=inc.url))
-            continue
-        if inc.url:
-            by_url.setdefault(inc.url, inc)
-        kept.append(inc)
-    return kept, [*excluded, *moved]
-
-
-def finish(brief: Brief) -> Brief:
-    """Merge what is named twice, group bulk registrations, then derive the judgement, actions and
-    do-not list from what is left."""
-    increments, excluded = one_per_subject(merge(brief.increments), list(brief.excluded))
-    refreshes = merge(brief.refreshes)
+def finish(brief: Brief, verdicts: Sequence[Excluded] = ()) -> Brief:
+    """Merge what is named twice, make one object per subject across producers (a reader's
+    ``verdicts`` move the rules object of their subject to the excluded list), group bulk
+    registrations, then derive the judgement, actions and do-not list from what is left."""
+    # a reader's object stands for its subject before the same key is merged (rules-only: unchanged)
+    increments, refreshes, excluded = unify(brief.increments, brief.refreshes, list(brief.excluded), verdicts)
+    increments, refreshes = merge(increments), merge(refreshes)
     contradictions = group_contradictions(merge(brief.contradictions))
     actions, do_not = actions_of(increments, contradictions)
     merged = brief.model_copy(
@@ -456,7 +470,7 @@ def finish(brief: Brief) -> Brief:
     return merged.model_copy(update={"judgement": judgement_of(merged)})
 
 
-def apply_verification(brief: Brief, verifier: Verifier) -> Brief:
+def apply_verification(brief: Brief, verifier: Verifier, verdicts: Sequence[Excluded] = ()) -> Brief:
     """A claim that fails is repaired and listed; an object whose subject fails moves to ``rejected``
     with its reasons; nothing is dropped silently (``verify.disposition``).
 
@@ -466,8 +480,8 @@ def apply_verification(brief: Brief, verifier: Verifier) -> Brief:
     """
     report: Report = verifier.settle(brief)
     if report.clean or report.brief is None:
-        return finish(brief)
+        return finish(brief, verdicts)
     settled = report.brief.model_copy(
         update={"rejected": [*brief.rejected, *report.rejected], "repairs": [*brief.repairs, *report.repairs]}
     )
-    return finish(settled)
+    return finish(settled, verdicts)

@@ -164,6 +164,7 @@ class Refresh(_Model):
 
     key: str
     sources: list[str] = Field(min_length=1)
+    url: str | None = Field(default=None, description="The subject's URL, when a reader gave one.")
     evidence: EvidenceLevel
     summary: str = ""
     changes: list[CountChange] = Field(default_factory=list)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Literal
 
 from ..errors import ConfigError
-from .models import EVIDENCE_LABELS_EN, Brief, EvidenceLevel, Excluded
+from .models import EVIDENCE_LABELS_EN, Brief, EvidenceLevel, Excluded, Increment
 from .safetext import md, md_comment
 
 #: whatever the batch, the Markdown brief stays under this many bytes (the JSON keeps everything)
@@ -67,6 +68,8 @@ _ZH = {
     "base": "基线（只读）",
     "more": "……另 {n} 条未列出（完整列表见 JSON 简报）",
     "group": "{n} 条",
+    "update": "原地更新",
+    "version": "版本推进",
 }
 _EN = {
     "title": "{topic} · E1 pre-digestion brief ({date})",
@@ -101,6 +104,8 @@ _EN = {
     "base": "baseline (read only)",
     "more": "... {n} more not shown (the JSON brief lists them all)",
     "group": "{n} items",
+    "update": "update in place",
+    "version": "version step",
 }
 
 
@@ -146,7 +151,11 @@ def _increments(brief: Brief, t: dict[str, str], lang: str) -> list[str]:
     out = [f"## {t['s1'].format(n=len(brief.increments))}", ""]
     blocks = []
     for n, inc in enumerate(brief.increments, start=1):
-        block = [f"### {n}. {md(inc.key)}" + (f" · {md(inc.title)}" if inc.title and inc.title != inc.key else "")]
+        block = [
+            f"### {n}. {md(inc.key)}"
+            + (f" · {md(inc.title)}" if inc.title and inc.title != inc.key else "")
+            + (f"（{t[update_kind(inc)]}）" if inc.kind == "update" else "")
+        ]
         block.append(f"- {t['src']}：{_join(inc.sources)}" + (f"；{md(inc.url)}" if inc.url else ""))
         note = f"；{md(inc.evidence_note)}" if inc.evidence_note else ""
         block.append(f"- {t['lvl']}：{_lvl(inc.evidence, lang)}{note}")
@@ -159,6 +168,16 @@ def _increments(brief: Brief, t: dict[str, str], lang: str) -> list[str]:
             block += [f"- {t['bnd']}：", *[f"  - {md(x)}" for x in inc.boundary]]
         blocks.append([*block, ""])
     return [*out, *_fit(blocks, BUDGET["s1"], t), ""] if brief.increments else [*out, t["none"], ""]
+
+
+#: a version as an update names it: ``v0.30``, ``0.5.20``, ``V4.1``, ``版本 3``
+_VERSION = re.compile(r"(?<![\w.])[vV]?\d+\.\d+(?:\.\d+)*(?![\w.])|版本|version|release", re.I)
+
+
+def update_kind(inc: Increment) -> str:
+    """``version`` when the update's new fact names a version (版本推进), else ``update`` (原地更新)."""
+    fact = " ".join([inc.relation, *inc.points[:1]])
+    return "version" if _VERSION.search(fact) else "update"
 
 
 def _excluded_line(e: Excluded, t: dict[str, str]) -> str:

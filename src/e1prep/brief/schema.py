@@ -12,12 +12,14 @@ from pydantic import BaseModel, ValidationError
 
 from .._resources import package_dir
 from ..errors import InputError
+from .extraction import ExtractionSet
 from .golden import GoldenCase
 from .models import Brief
 
 SCHEMAS: dict[str, type[BaseModel]] = {
     "brief.schema.json": Brief,
     "golden-case.schema.json": GoldenCase,
+    "extraction.schema.json": ExtractionSet,
 }
 
 

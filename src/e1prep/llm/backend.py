@@ -1,9 +1,10 @@
 """The model backend: one structured call per material (or chunk), turned into brief objects.
 
-The model fills a small, flat ``MaterialExtraction``; code turns it into ``Increment``,
-``Refresh`` and ``Contradiction`` objects with ``producer="llm"`` and adds what code knows
-better (document hit counts, URLs, section ids that exist). Nothing is trusted further: the
-verifier checks every number and quote afterwards.
+The prompt file names the answer's model: ``Extraction`` (v2, ``e1prep.brief.extraction``: every
+item whole, for capable models; turned into objects by ``e1prep.produce.extracted``) or the small,
+flat ``MaterialExtraction`` (v1, at most 4 items). Either way code turns the answer into objects with
+``producer="llm"`` and adds what code knows better (document hit counts, URLs, section ids that
+exist). Nothing is trusted further: the verifier checks every number and quote afterwards.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import re
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -19,6 +19,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from ..brief.extraction import Extraction
 from ..brief.models import (
     Contradiction,
     ContradictionKind,
@@ -34,6 +35,7 @@ from ..brief.models import (
 from ..errors import ConfigError
 from ..kb.knowledge import KnowledgeDoc
 from ..kb.loading import KB, Material
+from ..produce.extracted import add_extraction, said_once, section_id
 from ..produce.producer import Production
 from ..read.numbers import normalize, parse_value
 from .cache import CacheKey, ExtractionCache
@@ -79,7 +81,12 @@ class MaterialExtraction(BaseModel):
     items: list[ExtractedItem] = Field(default_factory=list, max_length=4)
 
 
-RESPONSE_MODELS: dict[str, type[BaseModel]] = {"MaterialExtraction": MaterialExtraction}
+#: a prompt's ``output_model``: v1, flat and capped at 4 items (small models); v2, every item whole
+Answer = MaterialExtraction | Extraction
+RESPONSE_MODELS: dict[str, type[MaterialExtraction] | type[Extraction]] = {
+    "MaterialExtraction": MaterialExtraction,
+    "Extraction": Extraction,
+}
 
 
 def schema_sha256(model: type[BaseModel] = MaterialExtraction) -> str:
@@ -88,25 +95,14 @@ def schema_sha256(model: type[BaseModel] = MaterialExtraction) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-_SECTION_ID = re.compile(r"§\s*\d+(?:\.\d+)*")
-
-
 @dataclass
 class _Outcome:
     """What became of one material: its chunks' extractions, or why it failed."""
 
-    extractions: list[MaterialExtraction] = field(default_factory=list)
+    extractions: list[Answer] = field(default_factory=list)
     stats: CallStats = field(default_factory=CallStats)
     failure: str | None = None
     cached: bool = False
-
-
-def _section(raw: str, doc: KnowledgeDoc) -> str | None:
-    m = _SECTION_ID.search(raw)
-    if not m:
-        return None
-    sid = m.group(0).replace(" ", "")
-    return sid if any(s.id == sid for s in doc.sections) else None
 
 
 def _url_for(name: str, material: Material, chunk: Chunk) -> str | None:
@@ -124,12 +120,7 @@ def to_objects(
     extraction: MaterialExtraction, material: Material, chunk: Chunk, doc: KnowledgeDoc, production: Production
 ) -> None:
     """Append the objects of one chunk's extraction to ``production``; code adds hits, URLs and sections."""
-    seen: set[str] = set()
-    for item in extraction.items:
-        fingerprint = item.model_dump_json()
-        if fingerprint in seen:
-            continue
-        seen.add(fingerprint)
+    for item in said_once(extraction.items):
         name = item.name.strip()
         if not name:
             continue
@@ -160,7 +151,7 @@ def to_objects(
                     evidence=level,
                     points=[point] if point else [],
                     doc_hits=hits,
-                    section=_section(item.section, doc),
+                    section=section_id(item.section, doc),
                     numbers=numbers,
                     producer="llm",
                 )
@@ -194,8 +185,8 @@ def to_objects(
 
 
 def _finished(
-    future: Future[tuple[MaterialExtraction | None, CallStats, str | None]],
-) -> tuple[MaterialExtraction | None, CallStats, str | None] | None:
+    future: Future[tuple[Answer | None, CallStats, str | None]],
+) -> tuple[Answer | None, CallStats, str | None] | None:
     """A call's answer if it finished before the interruption (None: cancelled, running or raised)."""
     if not future.done() or future.cancelled() or future.exception() is not None:
         return None
@@ -215,7 +206,7 @@ class LLMProducer:
         self,
         settings: LLMSettings | None = None,
         *,
-        prompt_id: str = "extract_material",
+        prompt_id: str | None = None,
         concurrency: int | None = None,
         use_cache: bool | None = None,
         cache_dir: Path | None = None,
@@ -234,12 +225,14 @@ class LLMProducer:
         self.settings = replace(base, **overrides)  # type: ignore[arg-type]
         if self.settings.concurrency < 1:
             raise ConfigError("concurrency must be at least 1")
-        self.prompt: Prompt = load_prompt(prompt_id, self.settings.prompts_dir)
+        self.prompt: Prompt = load_prompt(prompt_id or self.settings.prompt_id, self.settings.prompts_dir)
         model = RESPONSE_MODELS.get(self.prompt.output_model)
-        if model is not MaterialExtraction:
+        if model is None:
             raise ConfigError(
-                f"{self.prompt.path}: output_model {self.prompt.output_model!r} is not MaterialExtraction"
+                f"{self.prompt.path}: output_model {self.prompt.output_model!r} is not one of "
+                + ", ".join(RESPONSE_MODELS)
             )
+        self.response_model = model
         self.cache = ExtractionCache(self.settings.cache_dir) if self.settings.use_cache else None
         #: per-material cost of the last ``produce`` (calls, tokens), for benchmarks and debugging
         self.material_usage: dict[str, CallStats] = {}
@@ -252,7 +245,7 @@ class LLMProducer:
             prompt_id=self.prompt.id,
             prompt_version=self.prompt.version,
             model=self.settings.require_model(),
-            response_schema_sha256=schema_sha256(),
+            response_schema_sha256=schema_sha256(self.response_model),
             chunk_chars=self.settings.chunk_chars,
         )
 
@@ -263,7 +256,7 @@ class LLMProducer:
         if value is None:
             return None
         try:
-            extractions = [MaterialExtraction.model_validate(c) for c in value.get("chunks", [])]
+            extractions = [self.response_model.model_validate(c) for c in value.get("chunks", [])]
         except ValidationError:
             return None
         if len(extractions) != len(chunk_material(material, self.settings.chunk_chars)):
@@ -304,12 +297,12 @@ class LLMProducer:
             return {}
         client = LLMClient(self.settings)
 
-        def run(task: tuple[Material, Chunk]) -> tuple[MaterialExtraction | None, CallStats, str | None]:
+        def run(task: tuple[Material, Chunk]) -> tuple[Answer | None, CallStats, str | None]:
             material, chunk = task
             messages = self._messages(kb, doc, material, chunk)
             label = f"{chunk.path} part {chunk.index}/{chunk.total}"
             try:
-                result, stats = client.extract(MaterialExtraction, messages, label=label)
+                result, stats = client.extract(self.response_model, messages, label=label)
             except ExtractionFailed as exc:
                 log.warning("%s: failed: %s", label, exc.reason)
                 return None, exc.stats, exc.reason
@@ -317,7 +310,7 @@ class LLMProducer:
 
         pool = ThreadPoolExecutor(max_workers=min(self.settings.concurrency, len(tasks)))
         futures = [pool.submit(run, task) for task in tasks]
-        results: list[tuple[MaterialExtraction | None, CallStats, str | None]] = []
+        results: list[tuple[Answer | None, CallStats, str | None]] = []
         try:
             results = [f.result() for f in futures]  # in task order, whatever the answer order
             pool.shutdown(wait=True)
@@ -371,7 +364,10 @@ class LLMProducer:
                 continue
             chunks = chunk_material(material, self.settings.chunk_chars)
             for chunk, extraction in zip(chunks, outcome.extractions, strict=True):
-                to_objects(extraction, material, chunk, doc, production)
+                if isinstance(extraction, Extraction):
+                    add_extraction(extraction, material, doc, production, self.name)
+                else:
+                    to_objects(extraction, material, chunk, doc, production)
             if self.cache is not None and not outcome.cached:
                 self.cache.put(
                     self._key(material),

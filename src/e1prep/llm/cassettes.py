@@ -256,6 +256,7 @@ def replay_settings(entry: dict[str, Any], base: LLMSettings | None = None) -> L
         timeout=10.0,
         use_cache=False,
         concurrency=1,
+        prompt_id=str(entry.get("prompt_id") or (base or LLMSettings()).prompt_id),
         **values,
     )
 

@@ -11,6 +11,8 @@ from urllib.parse import urlsplit
 from ..errors import ConfigError
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
+#: the v2 prompt: every item of a material, whole (``E1PREP_PROMPT=extract_material`` selects the small v1)
+DEFAULT_PROMPT = "extract_items"
 #: The openai client refuses an empty key; local servers ignore whatever is sent.
 PLACEHOLDER_KEY = "sk-no-key-needed"
 
@@ -42,6 +44,8 @@ class LLMSettings:
     use_cache: bool = True
     cache_dir: Path = field(default_factory=lambda: _default_cache_dir(os.environ))
     prompts_dir: Path | None = None
+    #: the prompt file (``prompts/<id>.md``): v2 ``extract_items`` for capable models, v1 ``extract_material``
+    prompt_id: str = DEFAULT_PROMPT
 
     @property
     def resolved_mode(self) -> str:
@@ -125,7 +129,8 @@ def load_settings(env: Mapping[str, str] = os.environ) -> LLMSettings:
     E1PREP_MODE (auto|tools|json|md_json|json_schema), E1PREP_TIMEOUT (s), E1PREP_RETRIES (transient
     HTTP retries), E1PREP_REASKS (re-asks after invalid output), E1PREP_BACKOFF and E1PREP_BACKOFF_MAX
     (s), E1PREP_CONCURRENCY, E1PREP_TEMPERATURE, E1PREP_MAX_TOKENS, E1PREP_CHUNK_CHARS,
-    E1PREP_CONTEXT_CHARS, E1PREP_CACHE_DIR, E1PREP_NO_CACHE, E1PREP_PROMPTS_DIR.
+    E1PREP_CONTEXT_CHARS, E1PREP_CACHE_DIR, E1PREP_NO_CACHE, E1PREP_PROMPTS_DIR, E1PREP_PROMPT (the prompt
+    id: ``extract_items``, v2, the default; ``extract_material``, the small v1).
     """
     base_url = (env.get("E1PREP_BASE_URL") or env.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL).strip()
     if urlsplit(base_url).scheme not in ("http", "https"):
@@ -154,4 +159,5 @@ def load_settings(env: Mapping[str, str] = os.environ) -> LLMSettings:
         use_cache=not _flag(env, "E1PREP_NO_CACHE"),
         cache_dir=Path(cache_dir).expanduser() if cache_dir else _default_cache_dir(env),
         prompts_dir=Path(prompts_dir).expanduser() if prompts_dir else None,
+        prompt_id=(env.get("E1PREP_PROMPT") or DEFAULT_PROMPT).strip(),
     )

@@ -26,6 +26,9 @@ class Production:
     off_topic: set[tuple[str, int]] = field(default_factory=set)
     #: the run was interrupted: materials not finished are in ``failures``
     interrupted: bool = False
+    #: a reader's ``off_topic`` / ``not_an_item`` items: excluded, with the rules object of the same
+    #: subject moved beside them (``e1prep.produce.unify``)
+    verdicts: list[Excluded] = field(default_factory=list)
 
 
 class Producer(Protocol):

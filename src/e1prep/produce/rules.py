@@ -212,6 +212,12 @@ class RulesProducer:
             return
         assert ident is not None  # only an excluded item goes unidentified
         key, hits, url_known, anchored = ident.key, ident.hits, ident.url_known, ident.anchored
+        if known and (version := new_version(item, doc)) is not None:
+            # a known subject with a version the document has not recorded: an update in place
+            inc = self._increment(material, item, key, hits, index)
+            fact = f"{key} 活文档已收；本条的版本 {version} 活文档未记（新事实）。"
+            out.increments.append(inc.model_copy(update={"kind": "update", "relation": fact}))
+            return
         if known:
             where = sorted({s for h in hits for s in h.sections})
             summary = (
@@ -392,6 +398,22 @@ def _card_citation(material: Material, field: str, value: object, quote: bool = 
 
 _BULLET_LEAD = re.compile(r"^\s*(?:[-*+]|\d{1,2}[.)、])\s+")
 _ASIDE = re.compile(r"[（(][^）)]*[）)]")
+
+
+#: a release's version in an item's title: ``v0.5.21``, ``0.26.1``, ``V4.1`` (two parts at least)
+_VERSION = re.compile(r"(?<![\w.])[vV]?\d+\.\d+(?:\.\d+)*(?:rc\d+)?(?![\w.%])")
+
+
+def new_version(item: NoteItem, doc: KnowledgeDoc) -> str | None:
+    """The version a known item's title names that the living document does not hold, read in full
+    or in part only (a version from a snippet is a lead, not a fact); None otherwise."""
+    if item.evidence not in (EvidenceLevel.verified, EvidenceLevel.partial):
+        return None
+    for m in _VERSION.finditer(item.title):
+        bare = m.group(0).lstrip("vV")  # ``0.5.21`` is held by ``v0.5.21`` and ``SGLang 0.5.21`` alike
+        if not re.search(r"(?<![\d.])" + re.escape(bare) + r"(?![\d])", doc.text):
+            return m.group(0)
+    return None
 
 
 def _strip_bullet(line: str) -> str:

@@ -74,6 +74,23 @@ def _spans_of(text: str, names: list[str]) -> list[tuple[int, int]]:
     return spans
 
 
+def own_name_spans(text: str, names: list[str]) -> list[tuple[int, int]]:
+    """Where ``text`` repeats a versioned part of the object's own name (``Store 2.0`` of the key
+    ``Mooncake Store 2.0``, ``TensorRT-LLM 1.4``): the numeral there is a name, not a quantity. The
+    name itself is checked as grounded (``key-ungrounded``) and its numerals as the key's own."""
+    spans: list[tuple[int, int]] = []
+    for name in dict.fromkeys(n for n in names if n):
+        for tok in scan(name):
+            if tok.kind != "quantity":
+                continue
+            head = re.search(r"([A-Za-z][\w.\-]*)\s*$", name[: tok.start])
+            if head is None:  # a numeral that names nothing before it is a quantity wherever it stands
+                continue
+            phrase = re.compile(re.escape(head.group(1)) + r"\s*" + re.escape(tok.text) + r"(?![\d.])", re.I)
+            spans += [m.span() for m in phrase.finditer(text)]
+    return spans
+
+
 def _texts(path: str, obj: Any) -> Iterator[tuple[str, str]]:
     for name in _TEXT_FIELDS:
         value = field_or(obj, name)
@@ -144,13 +161,18 @@ class Claims(Citations):
             return []
         if isinstance(obj, Contradiction) and obj.members:
             return self._text(path, text, self._grounds(obj), cited, obj.members)
-        key = (text, tuple(obj.sources), tuple(cited))
+        own = (
+            tuple(own_name_spans(text, [obj.key, field_or(obj, "title", "")]))
+            if any(c.isdigit() for c in obj.key)
+            else ()
+        )
+        key = (text, tuple(obj.sources), tuple(cited), own)
         found = self._checked.get(key)
         if found is None:
             if len(self._checked) >= _MEMO_TEXTS:  # bounded, as the names' memo
                 self._checked.clear()
             found = self._checked[key] = tuple(
-                (v.rule, v.text, v.reason) for v in self._text("", text, self._grounds(obj), cited)
+                (v.rule, v.text, v.reason) for v in self._text("", text, self._grounds(obj), cited, own=list(own))
             )
         return [Violation(path=path, rule=rule, text=said, reason=reason) for rule, said, reason in found]
 
@@ -161,8 +183,10 @@ class Claims(Citations):
         grounds: list[MaterialFacts],
         cited: list[_Cited],
         members: list[str] | None = None,
+        own: list[tuple[int, int]] | None = None,
     ) -> list[Violation]:
-        """One text's claims checked against its grounds and what its object's citations carry."""
+        """One text's claims checked against its grounds and what its object's citations carry;
+        ``own``: where the text repeats the object's own versioned name (``own_name_spans``)."""
         out: list[Violation] = []
         carried = list(cited)
         if members:  # a grouped registration states its own size
@@ -171,6 +195,7 @@ class Claims(Citations):
         # names of a grouped registration's members (each checked as grounded)
         skip = [*self.bookkeeping.spans(text), *(m.span(1) for m in _SECTION_RANGE.finditer(text))]
         skip += [m.span(1) for m in _PARAMETER.finditer(text)]
+        skip += own or []
         out += self._settings(path, text, grounds)
         for m in _hit_claim_matches(text):
             # a searched name found in the object's grounds is a name, whatever digits it holds; one

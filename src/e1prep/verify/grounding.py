@@ -66,7 +66,10 @@ _MEMO_TEXTS = 4096
 #: what one citation carries: its numerals, and their values
 _Cited = tuple[frozenset[str], tuple[Value, ...]]
 #: a text checked for an object: the text, the object's sources, what its citations carry
-_TextKey = tuple[str, tuple[str, ...], tuple[_Cited, ...]]
+#: the terms of a fact: versions (``0.5.20``, ``v0.30``), identifiers with digits, Latin words of four letters+
+_FACT_TERM = re.compile(r"[vV]?\d+(?:\.\d+)+|[A-Za-z][\w.\-]*\d[\w.\-]*|[A-Za-z][A-Za-z\-]{3,}")
+_CJK_RUN = re.compile(r"[\u4e00-\u9fff]{4,}")
+_TextKey = tuple[str, tuple[str, ...], tuple[_Cited, ...], tuple[tuple[int, int], ...]]
 #: a name squashed shorter than this is too common a string to be searched without its spacing
 _SQUASHED_MIN = 6
 
@@ -191,6 +194,19 @@ class Grounding:
         if self._squashed_doc is None:
             self._squashed_doc = _squash(self.doc.text)
         return squashed in self._squashed_doc
+
+    def new_fact(self, inc: Increment) -> bool:
+        """Whether an update states something the living document lacks: a name, version or term of
+        its points or relation, or four characters in a row of its Chinese, that the document does not
+        hold. An update with no such term at all is not judged here."""
+        texts = [*inc.points, inc.relation]
+        terms = {m.group(0).strip(".-") for t in texts for m in _FACT_TERM.finditer(t)}
+        terms = {t for t in terms if len(t) >= 3}
+        # a fact written in Chinese: a four-character window of it the document does not hold
+        windows = {run[i : i + 4] for t in texts for run in _CJK_RUN.findall(t) for i in range(len(run) - 3)}
+        if not terms and not windows:
+            return True
+        return any(not self.known(t) for t in terms) or any(w not in self.doc.text for w in windows)
 
     def hits(self, term: str) -> int:
         if term not in self._hits:

@@ -22,6 +22,7 @@ RULES: dict[str, str] = {
     "url-not-in-material": "a URL does not occur in any material",
     "hit-count-wrong": "a hit count disagrees with a fresh search of the living document",
     "known-as-new": "an increment of kind 'new' whose key the living document already names",
+    "update-without-new-fact": "an increment of kind 'update' whose every term the living document already holds",
     "sources-incomplete": "a material of the manifest is missing from the sources",
     "key-ungrounded": "an object's key names nothing that occurs in its sources or the living document",
     "name-ungrounded": "a name or bracketed label in an object's text occurs in none of its sources nor the document",

@@ -54,10 +54,18 @@ class Value:
     amount: float
     kind: str | None  # "percent", "multiplier", "money" or None
     measure: str | None  # "time", "rate", "size" or None
+    #: the amount as written, before its unit's scale (``152.6ms``: 152.6)
+    written: float | None = None
 
     def same(self, other: Value) -> bool:
-        """Equal amounts, and no kind or measure that one states and the other contradicts."""
-        if not _close(self.amount, other.amount):
+        """Equal amounts, and no kind or measure that one states and the other contradicts. A number
+        that states no measure is compared as written (``152.6→42.3ms``: the unit stands once, at the end)."""
+        if (self.measure is None) != (other.measure is None):
+            mine = self.amount if self.written is None else self.written
+            theirs = other.amount if other.written is None else other.written
+            if not _close(mine, theirs) and not _close(self.amount, other.amount):
+                return False
+        elif not _close(self.amount, other.amount):
             return False
         if self.kind != other.kind and None not in (self.kind, other.kind):
             return False
@@ -90,12 +98,13 @@ def _token_values(text: str, typ: str, unit: str | None) -> list[Value]:
     found: list[Value] = []
     scale = _UNIT_SCALE.get((unit or "").strip().lower(), 1.0)
     for m in _PART.finditer(norm):
-        amount = float(m.group("num")) * _SCALE.get(m.group("mag") or "", 1.0) * scale
+        written = float(m.group("num")) * _SCALE.get(m.group("mag") or "", 1.0)
         if m.group("sign") == "-" and (m.start() == 0 or not norm[m.start() - 1].isdigit()):
-            amount = -amount
-        found.append(Value(amount, kind, measure))
+            written = -written
+        found.append(Value(written * scale, kind, measure, written))
     if typ == "range" and len(found) == 2 and found[1].amount < 0 <= found[0].amount:
-        found[1] = Value(-found[1].amount, kind, measure)  # ``64-128``: the dash is not a sign
+        first = found[1]  # ``64-128``: the dash is not a sign
+        found[1] = Value(-first.amount, kind, measure, None if first.written is None else -first.written)
     return found
 
 

@@ -114,6 +114,15 @@ class Verifier(Claims):
         out += self._key_numbers(path, obj, cited)
         if isinstance(obj, Increment):
             out += self._points_quotable(path, obj)
+            if obj.kind == "update" and not self.new_fact(obj):
+                out.append(
+                    Violation(
+                        path=f"{path}.points",
+                        rule="update-without-new-fact",
+                        text=obj.key,
+                        reason="every name, version and term of the update's points the living document already holds",
+                    )
+                )
             if obj.kind == "new" and self.known(obj.key):
                 out.append(
                     Violation(
