@@ -183,6 +183,7 @@ def add_item(item: ExtractedItem, material: Material, doc: KnowledgeDoc, out: Pr
     for conflict in item.conflicts:
         claim = conflict.claim.strip()
         cited = [c for c in numbers if c.text in claim or c.text in conflict.detail]
+        cited += document_citations([claim, conflict.detail], doc, cited)
         out.contradictions.append(
             Contradiction(
                 key=name,

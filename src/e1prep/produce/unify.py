@@ -224,7 +224,9 @@ class _Finder:
 
     def __call__(self, obj: Readable | Excluded) -> int | None:
         match = next((self.owner[t] for t in identity(obj) if t in self.owner), None)
-        return match if match is not None else self._named_alike(obj)
+        if match is not None or isinstance(obj, Excluded):  # an exclusion is one item: never found by a name alike
+            return match
+        return self._named_alike(obj)
 
     def _named_alike(self, obj: Readable | Excluded) -> int | None:
         """The one reader object of a shared material whose name holds ``obj``'s name or is held in it
