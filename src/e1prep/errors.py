@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
 
 class E1PrepError(Exception):
@@ -41,3 +44,10 @@ class Interrupted(E1PrepError):
     def __init__(self, brief: Any = None) -> None:
         self.brief = brief
         super().__init__("interrupted")
+
+
+def validation_problem(exc: ValidationError) -> tuple[str, str]:
+    """Where (the field path, dotted; "" at the top level) and what the first problem of a pydantic
+    ``ValidationError`` is: the one line an ``InputError`` shows."""
+    first = exc.errors()[0]
+    return ".".join(str(x) for x in first["loc"]), first["msg"]

@@ -35,7 +35,7 @@ from .brief.models import (
 )
 from .check.detectors import detect_all
 from .check.grouping import group_contradictions, group_excluded
-from .errors import InputError, Interrupted
+from .errors import InputError, Interrupted, validation_problem
 from .kb.knowledge import KnowledgeDoc, arxiv_ids, parse_knowledge
 from .kb.loading import KB, load_kb
 from .produce.extracted import ExtractedProducer
@@ -188,9 +188,8 @@ def _validated(model: type[M], data: Any, where: str | Path) -> M:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        loc = ".".join(str(x) for x in first["loc"]) or "(top level)"
-        raise InputError(where, f"is not a v2 extraction at {loc}: {first['msg']}") from None
+        loc, msg = validation_problem(exc)
+        raise InputError(where, f"is not a v2 extraction at {loc or '(top level)'}: {msg}") from None
 
 
 @contextlib.contextmanager

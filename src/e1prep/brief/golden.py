@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..errors import InputError
+from ..errors import InputError, validation_problem
 from .models import ContradictionKind, EvidenceLevel
 
 
@@ -67,6 +67,5 @@ def load_golden(path: str | Path) -> GoldenCase:
     except json.JSONDecodeError as exc:
         raise InputError(where, f"is not valid JSON ({exc.msg}, line {exc.lineno})") from None
     except ValidationError as exc:
-        first = exc.errors()[0]
-        loc = ".".join(str(x) for x in first["loc"])
-        raise InputError(where, f"does not match the golden case format at {loc}: {first['msg']}") from None
+        loc, msg = validation_problem(exc)
+        raise InputError(where, f"does not match the golden case format at {loc}: {msg}") from None

@@ -5,9 +5,9 @@ person writing reference answers) says what each item is; code adds what code kn
 document's hit counts, the item's URL when the reader left it out, and only section ids that
 exist. Nothing is trusted further: the verifier checks every name, quote, level and number.
 
-Items a reader calls ``lead``, ``stale``, ``off_topic`` or ``not_an_item`` become excluded entries *and* verdicts: the
-pipeline moves a rules object of the same subject to the excluded list with that reason
-(``e1prep.produce.subjects``), so the exclusion is visible and never silent.
+Items a reader calls ``lead``, ``stale``, ``off_topic`` or ``not_an_item`` become excluded entries
+*and* verdicts: the pipeline moves a rules object of the same subject to the excluded list with that
+reason (``e1prep.produce.unify``), so the exclusion is visible and never silent.
 """
 
 from __future__ import annotations
@@ -90,17 +90,25 @@ def document_citations(texts: list[str], doc: KnowledgeDoc, cited: list[NumberCi
     records 152ms→42ms``): graded ``card``, never quotable. A number found neither among the item's
     citations nor on a line of the document is left for the verifier to find."""
     have = {c.text for c in cited}
-    lines = [ln.strip() for ln in doc.text.split("\n")]
     out: list[NumberCitation] = []
     for text in texts:
         for tok in quantities(text):
             if tok.text in have:
                 continue
-            line = next((ln for ln in lines if tok.text in ln), None)
+            line = _line_holding(doc.text, tok.text)
             if line is not None:
                 have.add(tok.text)
                 out.append(_citation(tok.text, line, EvidenceLevel.card, doc.path))
     return out
+
+
+def _line_holding(text: str, needle: str) -> str | None:
+    """The first line of ``text`` that holds ``needle``, stripped (found in the text, not line by line)."""
+    at = text.find(needle)
+    if at < 0:
+        return None
+    end = text.find("\n", at)
+    return text[text.rfind("\n", 0, at) + 1 : end if end >= 0 else len(text)].strip()
 
 
 def material_words(quote: str, material: Material) -> str:

@@ -12,6 +12,7 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..brief.models import (
     DocHits,
@@ -410,10 +411,15 @@ def new_version(item: NoteItem, doc: KnowledgeDoc) -> str | None:
     if item.evidence not in (EvidenceLevel.verified, EvidenceLevel.partial):
         return None
     for m in _VERSION.finditer(item.title):
-        bare = m.group(0).lstrip("vV")  # ``0.5.21`` is held by ``v0.5.21`` and ``SGLang 0.5.21`` alike
-        if not re.search(r"(?<![\d.])" + re.escape(bare) + r"(?![\d])", doc.text):
+        if not _holds_version(doc.text, m.group(0).lstrip("vV")):
             return m.group(0)
     return None
+
+
+@lru_cache(maxsize=64)  # a batch names the same versions item after item; the text's hash is computed once
+def _holds_version(text: str, bare: str) -> bool:
+    """Whether ``text`` holds the version ``bare`` (``0.5.21`` is held by ``v0.5.21`` and ``SGLang 0.5.21``)."""
+    return re.search(r"(?<![\d.])" + re.escape(bare) + r"(?![\d])", text) is not None
 
 
 def _strip_bullet(line: str) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..brief.models import Contradiction, Excluded, Increment, Refresh
-from ..errors import InputError
+from ..errors import InputError, validation_problem
 from ..kb.knowledge import KnowledgeDoc
 from ..kb.loading import KB, Material
 from .extracted import material_words
@@ -35,9 +35,8 @@ def _objects(name: str, values: Iterable[Any], producer: str) -> list[Any]:
         try:
             obj = value if isinstance(value, model) else model.model_validate(value)
         except ValidationError as exc:
-            first = exc.errors()[0]
-            loc = ".".join(str(x) for x in first["loc"])
-            raise InputError(f"{name}[{n}]", f"is not a {model.__name__} ({loc}: {first['msg']})") from None
+            loc, msg = validation_problem(exc)
+            raise InputError(f"{name}[{n}]", f"is not a {model.__name__} ({loc}: {msg})") from None
         out.append(obj if isinstance(obj, Excluded) else obj.model_copy(update={"producer": producer}))
     return out
 
