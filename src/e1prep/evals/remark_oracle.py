@@ -17,6 +17,7 @@ from pathlib import Path
 from ..brief.models import EvidenceLevel
 from ..errors import InputError
 from ..read import evidence
+from ..read.markers import RANK
 from ..read.notes import read_evidence
 
 LEVELS = [level.value for level in EvidenceLevel]
@@ -38,6 +39,12 @@ class OracleResult:
     def accuracy(self) -> float:
         right = sum(n for (want, got), n in self.confusion.items() if want == got)
         return right / self.total if self.total else 1.0
+
+    @property
+    def over_reads(self) -> int:
+        """Remarks read at a more permissive level than their label: the side of the gate that lets through."""
+        rank = {level.value: RANK[level] for level in EvidenceLevel}
+        return sum(n for (want, got), n in self.confusion.items() if rank[got] > rank[want])
 
     def precision(self, level: str) -> float | None:
         predicted = sum(n for (_, got), n in self.confusion.items() if got == level)

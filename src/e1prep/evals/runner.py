@@ -408,6 +408,14 @@ def _rules_figures(golden_dir: Path, args: argparse.Namespace) -> dict[str, Any]
         remarks = score_remarks(oracle)
         figures.update(remarks.figures())
         print(f"\nremark oracle ({oracle}):\n{remarks.table()}")
+    hedges = golden_dir.parent / "remarks" / "hedges.jsonl"
+    if hedges.is_file():  # checks governed by their shape: conditions, plans, questions, work in progress
+        from .remark_oracle import score as score_remarks
+
+        shaped = score_remarks(hedges)
+        figures.update({f"remarks_hedges_{k.removeprefix('remarks_')}": v for k, v in shaped.figures().items()})
+        figures["remarks_hedges_over_reads"] = shaped.over_reads
+        print(f"\nhedge shapes ({hedges}):\n{shaped.table()}\nread above their label: {shaped.over_reads}")
     if not args.cases:  # the reader's independence of the notes' layout
         invariance = _layout_invariance(golden_dir, getattr(args, "variants_dir", None))
         figures["layout_invariance"] = round(invariance.share, 3)

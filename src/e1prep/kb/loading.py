@@ -17,6 +17,7 @@ import yaml
 
 from ..brief.models import MaterialKind, MaterialStatus
 from ..errors import ManifestError
+from ..text import visible
 from ..text.lexicon import lexicon
 
 log = logging.getLogger(__name__)
@@ -677,6 +678,9 @@ def read_material(root: Path, rel: str, *, role: str = "material", max_bytes: in
         return Material(rel, kind, MaterialStatus.unreadable, role=role, reason="binary file (NUL bytes), not text")
     text, encoding, warnings = decode(data)
     text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
+    text, hidden = visible.without_hidden(text)
+    if hidden:
+        warnings.append(hidden.describe())
     front, body, body_line, fm_warnings = split_front_matter(text)
     warnings += fm_warnings
     body_start = len(text) - len(body)

@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..brief.models import EvidenceLevel
+from ..text import visible
 from ..text.lexicon import lexicon
 from ..text.regexgate import guarded
 from .markers import LOWERING_KINDS, RANK, Hit, find, in_quotes, negated, strictest, strip_urls
@@ -124,7 +125,7 @@ class Reading:
 
 
 def _norm_symbol(s: str) -> str:
-    return s.replace("\ufe0f", "").replace("\u200d", "").strip()
+    return visible.bare_symbols(s).strip()
 
 
 # --- one remark -----------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from importlib import resources
 from typing import Any
 
 from ..brief.models import EvidenceLevel
+from ..text import visible
 from ..text.regexgate import Gates, Source, guarded
 from . import scope
 from .numbers import scan
@@ -200,6 +201,15 @@ def find(text: str, kinds: frozenset[str] = ALL_KINDS) -> list[Hit]:
 
 @lru_cache(maxsize=1024)
 def _find(text: str, kinds: frozenset[str]) -> tuple[Hit, ...]:
+    """The hits in the reader's view of ``text`` (:func:`visible.projection`), placed where they were written."""
+    view = visible.projection(text)
+    hits = _find_in_view(view.text, kinds)
+    if view.origin is None or not hits:
+        return hits
+    return tuple(Hit(*view.span(h.start, h.end), h.marker) for h in hits)
+
+
+def _find_in_view(text: str, kinds: frozenset[str]) -> tuple[Hit, ...]:
     opened = _gates().open(text)  # most lines hold no row's nor phrase's required words: one literal scan
     if not opened:
         return ()
@@ -219,7 +229,12 @@ def _find(text: str, kinds: frozenset[str]) -> tuple[Hit, ...]:
         for m in p.regex.finditer(low if p.folded else text):
             if m.end() > m.start():
                 found.append(Hit(m.start(), m.end(), p.marker(m.group(0))))
-    return _settled(text, low, found) if found else ()  # most texts: nothing to qualify, weigh or order
+    if not found:
+        return ()  # most texts: nothing to qualify, weigh or order
+    hits = _settled(text, low, found)
+    if any(h.marker.kind == "full" for h in hits):
+        hits = tuple(_governed(low, h) for h in hits)
+    return hits
 
 
 def _settled(text: str, low: str, found: list[Hit]) -> tuple[Hit, ...]:
@@ -240,6 +255,79 @@ def _settled(text: str, low: str, found: list[Hit]) -> tuple[Hit, ...]:
             continue
         out.append(h)
     return tuple(out)
+
+
+@dataclass(frozen=True)
+class Governing:
+    """``[governing]`` of the table: words that make a stated check a condition, a plan, a question or
+    work in progress (each an alternation), and the parts a parenthesis may narrow a full read to."""
+
+    condition: re.Pattern[str]
+    before: re.Pattern[str]
+    right_before: re.Pattern[str]
+    after: re.Pattern[str]
+    right_after: re.Pattern[str]
+    clause_end: re.Pattern[str]
+    parts: re.Pattern[str]
+    whole: re.Pattern[str]
+
+
+@cache
+def governing() -> Governing:
+    rows = _table()["governing"]
+
+    def alt(key: str, template: str = "(?:{})") -> re.Pattern[str]:
+        return re.compile(template.format("|".join(f"(?:{rx})" for rx in rows[key])), re.I)
+
+    return Governing(
+        condition=alt("condition"),
+        before=alt("before"),
+        right_before=alt("right_before", r"(?:{})\s*$"),
+        after=alt("after"),
+        right_after=alt("right_after", r"^(?:{})"),
+        clause_end=alt("clause_end", r"(?:{})\s*$"),
+        parts=alt("parts"),
+        whole=alt("whole"),
+    )
+
+
+#: where a sentence ends: a condition governs the whole sentence it stands in
+_SENTENCE_END = re.compile(r"[。;；!！?？\n|]|\.(?:\s|$)")
+#: where a clause ends: the other governing words of a check are read inside its own clause only
+_CLAUSE_END = re.compile(r"[，,。;；!！?？\n|]|\.(?:\s|$)")
+
+
+def _governed(low: str, hit: Hit) -> Hit:
+    """A full-read hit as its sentence reads it: a hedge when a condition, plan, question or work in
+    progress governs it, ``partial`` when a parenthesis right after it names a part, else itself."""
+    if hit.marker.kind != "full":
+        return hit
+    g = governing()
+    sentence_start = max((m.end() for m in _SENTENCE_END.finditer(low, 0, hit.start)), default=0)
+    sentence_end_m = _SENTENCE_END.search(low, hit.end)
+    sentence_end = sentence_end_m.start() if sentence_end_m else len(low)
+    if g.condition.search(low, sentence_start, hit.start) or g.condition.search(low, hit.end, sentence_end):
+        return Hit(hit.start, hit.end, replace(hit.marker, kind="hedge", level=EvidenceLevel.unverified))
+    start = max((m.end() for m in _CLAUSE_END.finditer(low, 0, hit.start)), default=0)
+    end_m = _CLAUSE_END.search(low, hit.end)
+    end = end_m.start() if end_m else len(low)
+    before, after = low[start : hit.start], low[hit.end : end]
+    if (
+        g.before.search(before)
+        or g.right_before.search(before)
+        or g.after.search(after)
+        or g.right_after.match(after)
+        or g.clause_end.search(after)
+    ):
+        return Hit(hit.start, hit.end, replace(hit.marker, kind="hedge", level=EvidenceLevel.unverified))
+    if hit.marker.kind == "full":
+        narrowed = _PAREN.match(low, hit.end)
+        if narrowed and g.parts.search(narrowed.group(1)) and not g.whole.search(narrowed.group(1)):
+            return Hit(hit.start, narrowed.end(), replace(hit.marker, kind="partial", level=EvidenceLevel.partial))
+    return hit
+
+
+_PAREN = re.compile(r"\s?[（(]([^）)\n]{1,40})[）)]")
 
 
 def _is_status_code(hit: Hit) -> bool:
@@ -293,7 +381,8 @@ def strip_urls(text: str) -> str:
 
 
 def in_quotes(text: str, at: int) -> bool:
-    """Whether position ``at`` of a line stands inside quotation marks (someone else's words)."""
+    """Whether position ``at`` stands in someone else's words or in markup that is not the writer's own
+    statement: quotation marks, inline code, a fenced code block, a ``>`` quote, or a link's text."""
     line_start = text.rfind("\n", 0, at) + 1
     before = text[line_start:at]
     opened = 0
@@ -303,7 +392,25 @@ def in_quotes(text: str, at: int) -> bool:
         elif ch in "」』”’" and opened:
             opened -= 1
     straight = before.count('"') % 2 == 1
-    return opened > 0 or straight
+    return opened > 0 or straight or _in_markup(text, line_start, at)
+
+
+_QUOTE_LINE = re.compile(r"\s{0,3}(?:[-*+]\s+)?>")
+_FENCE = re.compile(r"^\s{0,3}(?:```|~~~)", re.M)
+
+
+def _in_markup(text: str, line_start: int, at: int) -> bool:
+    """Inline code (an odd number of backticks before ``at`` on its line), a link's text (an open ``[``
+    whose ``](`` follows), a ``>`` quote line, or the inside of a fenced code block."""
+    before = text[line_start:at]
+    if before.count("`") % 2 == 1 or _QUOTE_LINE.match(text, line_start):
+        return True
+    if before.rfind("[") > before.rfind("]"):
+        line_end = text.find("\n", at)
+        if "](" in text[at : line_end if line_end >= 0 else len(text)]:
+            return True
+    opened = text[:line_start]
+    return ("```" in opened or "~~~" in opened) and len(_FENCE.findall(text, 0, line_start)) % 2 == 1
 
 
 def negated(text: str, hit: Hit, hits: list[Hit]) -> bool:
@@ -311,7 +418,7 @@ def negated(text: str, hit: Hit, hits: list[Hit]) -> bool:
     for other in hits:
         if other.marker.kind not in ("negation", "hedge", "unverified") or other.end > hit.start:
             continue
-        gap = text[other.end : hit.start]
+        gap = visible.projection(text[other.end : hit.start]).text  # the gap as seen: emphasis is no distance
         if other.marker.lang == "zh" and len(gap.strip()) <= 2:
             return True
         if other.marker.lang == "en" and len(gap) <= 12 and not re.search(r"[;；。，,.]", gap):
