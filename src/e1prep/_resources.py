@@ -20,3 +20,13 @@ def package_dir(name: str) -> Path:
     if not isinstance(folder, Path) or not folder.is_dir():
         raise ConfigError(f"e1prep/{name} is not a folder of the installed package ({folder}); reinstall e1prep")
     return folder
+
+
+def package_root() -> Path | None:
+    """The folder of the installed ``e1prep`` package, or None when it is not installed as files.
+
+    Outputs are never written inside it (``brief.outputs``): ``--out src/e1prep/render.py`` would
+    replace the program's own source.
+    """
+    folder = resources.files("e1prep")
+    return folder if isinstance(folder, Path) and folder.is_dir() else None

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 import os
 import shutil
+import signal
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING
 
 from ._version import __version__
@@ -139,8 +142,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     # instructor logs the model's whole answer at ERROR on every failed attempt; the brief reports failures
     logging.getLogger("instructor").setLevel(logging.INFO if args.verbose else logging.CRITICAL)
     try:
-        handler = {"draft": _draft, "verify": _verify, "lint": _lint, "schema": _schema, "eval": _eval}
-        return handler[args.command](args)
+        with _terminate_as_interrupt():
+            handler = {"draft": _draft, "verify": _verify, "lint": _lint, "schema": _schema, "eval": _eval}
+            return handler[args.command](args)
     except KeyboardInterrupt:
         return _interrupted(argv is None)
     except E1PrepError as exc:
@@ -148,15 +152,44 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
+class _Terminated:
+    """Whether the interruption being handled came from SIGTERM (exit 143) rather than Ctrl-C (exit 130)."""
+
+    by_sigterm = False
+
+
+def _on_sigterm(signum: int, frame: FrameType | None) -> None:
+    """SIGTERM unwinds the run like Ctrl-C: ``finally`` blocks run, so no temporary file is left beside an
+    output and queued model calls are cancelled (the default action would end the process where it stands)."""
+    _Terminated.by_sigterm = True
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """Handle SIGTERM with ``_on_sigterm`` while a command runs (main thread only), then restore the handler."""
+    _Terminated.by_sigterm = False
+    try:
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:  # not the main thread: signals are not ours to handle
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def _interrupted(as_program: bool) -> int:
-    """Ctrl-C: one line, exit 130. As a program, model calls still in flight are not waited for."""
+    """Ctrl-C (exit 130) or SIGTERM (exit 143): one line. As a program, model calls in flight are not waited for."""
     _Progress.clear()
-    print("e1prep: interrupted", file=sys.stderr)
+    code, what = (143, "terminated") if _Terminated.by_sigterm else (130, "interrupted")
+    print(f"e1prep: {what}", file=sys.stderr)
     if as_program:
         sys.stdout.flush()
         sys.stderr.flush()
-        os._exit(130)
-    return 130
+        os._exit(code)
+    return code
 
 
 class _Progress(logging.Handler):
@@ -169,7 +202,7 @@ class _Progress(logging.Handler):
         self.tty = sys.stderr.isatty()
 
     def emit(self, record: logging.LogRecord) -> None:
-        msg = record.getMessage()
+        msg = terminal_safe(record.getMessage())  # a material's path is KB text: no ESC, no second line
         if self.tty:
             width = shutil.get_terminal_size((100, 20)).columns - 1
             sys.stderr.write("\r\x1b[K" + f"e1prep: {msg}"[:width])
@@ -220,7 +253,7 @@ def _draft(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     targets = _output_targets(args)
     kb_root = args.kb if args.kb is not None else Path(args.manifest).resolve().parent
-    inputs = [args.manifest, *([args.extractions] if args.extractions else [])]
+    inputs = _draft_inputs(args)
     check_targets(targets, kb_root=kb_root, inputs=inputs)
     reading = (
         f"the extractions of {terminal_safe(args.extractions)}" if args.extractions else f"the {args.backend} backend"
@@ -273,6 +306,19 @@ def _draft(args: argparse.Namespace) -> int:
         )
         return 1
     return 0
+
+
+def _draft_inputs(args: argparse.Namespace) -> list[str | Path]:
+    """The files a draft reads besides the KB: the manifest, the extractions, a cassette and the
+    ``MANIFEST.json`` beside it. No output may be one of them."""
+    inputs: list[str | Path] = [args.manifest]
+    if args.extractions:
+        inputs.append(args.extractions)
+    if args.cassette:
+        from .llm.cassettes import MANIFEST_NAME  # plain data and PyYAML: no model stack needed
+
+        inputs += [args.cassette, Path(args.cassette).parent / MANIFEST_NAME]
+    return inputs
 
 
 def _draft_replayed(args: argparse.Namespace) -> Brief:

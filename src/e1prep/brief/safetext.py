@@ -1,7 +1,7 @@
 """Data stays data on the way out: one escaping layer for Markdown and one for the terminal.
 
 ``md(text)`` makes any string from the KB or a model safe to place inside one line of the brief:
-no line break, heading, list marker, table cell, HTML tag, link or control character survives,
+no line break, heading, list marker, table cell, HTML tag, link, control or tag character survives,
 and the text stays readable (``a | b`` renders as ``a | b``). ``terminal_safe(text)`` makes it
 safe for stderr: control characters (ESC, BEL, CR, line breaks) are shown as ``\\x1b``-style
 escapes, so KB text can neither move the cursor nor forge a second line.
@@ -12,8 +12,11 @@ from __future__ import annotations
 import logging
 import re
 
-#: C0 and C1 controls, DEL, and the invisible format characters that reorder or hide text
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]")
+#: C0 and C1 controls, DEL, the invisible format characters that reorder or hide text, and the tag
+#: characters (U+E0000–U+E007F), which spell invisible ASCII inside text a reader sees as something else
+_CONTROL = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb\U000e0000-\U000e007f]"
+)
 #: every kind of line break, with the blanks around it
 _BREAKS = re.compile("[ \t]*[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]+[ \t]*")
 #: a pipe with the backslashes before it (an even number would leave the pipe live)
@@ -44,12 +47,12 @@ def md_comment(text: object) -> str:
 
 
 def _escape_char(m: re.Match[str]) -> str:
-    c = m.group(0)
-    return f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}"
+    c = ord(m.group(0))
+    return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}" if c < 0x10000 else f"\\U{c:08x}"
 
 
-_TERMINAL = re.compile("[\x00-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069]")
-_TERMINAL_KEEP_NL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069]")
+_TERMINAL = re.compile("[\x00-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069\U000e0000-\U000e007f]")
+_TERMINAL_KEEP_NL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069\U000e0000-\U000e007f]")
 
 
 def terminal_safe(text: object, *, keep_newlines: bool = False) -> str:

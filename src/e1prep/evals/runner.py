@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..brief.golden import ExpectedContradiction, ExpectedObject, GoldenCase, load_golden
 from ..brief.models import Brief
+from ..brief.outputs import Target, check_targets, write_all
 from ..errors import InputError
 from ..pipeline import draft_brief, draft_from_extractions
 from ..produce.producer import Producer
@@ -371,6 +372,8 @@ def run_cli(args: argparse.Namespace) -> int:
     if args.backend == "reference" and not reference_dir.is_dir():
         raise InputError(reference_dir, "reference folder not found (run from the repository root or pass --reference)")
     prompt_id = getattr(args, "prompt", None) or EVAL_PROMPT
+    guard = _ReportGuard.of(args, golden_dir, thresholds_path, cassette_dir, reference_dir)
+    guard.check()  # before the run: a report that cannot be written is said at once
     results = run(args.backend, golden_dir, args.cases, cassette_dir, reference_dir, prompt_id)
     figures = overall(results)
     print(table(results, figures))
@@ -387,8 +390,7 @@ def run_cli(args: argparse.Namespace) -> int:
             for r in results
         ],
     }
-    if args.report:
-        Path(args.report).write_text(json.dumps(report, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    guard.write(json.dumps(report, ensure_ascii=False, indent=2) + "\n")
     if args.cases:
         return 0  # thresholds are set for the whole set
     thresholds = _thresholds(thresholds_path, args.backend, prompt_id)
@@ -396,6 +398,44 @@ def run_cli(args: argparse.Namespace) -> int:
     for f in failures:
         print(f"e1prep eval: FAIL {args.backend}: {f}", file=sys.stderr)
     return 1 if failures else 0
+
+
+@dataclass(frozen=True)
+class _ReportGuard:
+    """``--report``, and everything an eval reads that it may never land on: the thresholds, the golden
+    cases (manifests, expected.json, materials), and the cassettes, reference extractions, remark oracle
+    and verifier catalogues of the backend being scored."""
+
+    targets: list[Target]
+    inputs: list[Path]
+    folders: list[tuple[Path, str]]
+
+    @classmethod
+    def of(
+        cls, args: argparse.Namespace, golden_dir: Path, thresholds: Path, cassette_dir: Path, reference_dir: Path
+    ) -> _ReportGuard:
+        folders = [(golden_dir, "the golden cases")]
+        if args.backend == "llm":
+            folders.append((cassette_dir, "the cassettes"))
+        if args.backend == "reference":
+            folders.append((reference_dir, "the reference extractions"))
+        if args.backend == "rules":
+            folders += [
+                (golden_dir.parent / "remarks", "the remark oracle"),
+                (golden_dir.parent / "verifier", "the verifier's catalogues"),
+            ]
+        targets = [Target(args.report, "--report")] if args.report is not None else []
+        return cls(targets, [thresholds], folders)
+
+    def check(self) -> None:
+        """Raise ``InputError`` (one line, exit 2) when ``--report`` would land on anything the eval reads."""
+        check_targets(self.targets, kb_root=None, inputs=self.inputs, folders=self.folders)
+
+    def write(self, text: str) -> None:
+        """Write the report, checked once more (a file may have appeared since), atomically."""
+        if self.targets:
+            self.check()
+            write_all([(t, text) for t in self.targets])
 
 
 def _rules_figures(golden_dir: Path, args: argparse.Namespace) -> dict[str, Any]:

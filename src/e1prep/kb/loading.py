@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
 import logging
@@ -96,8 +97,9 @@ class Manifest:
                 return self.items[0]
             ids = ", ".join(i.id for i in self.items)
             raise ManifestError(self.path, f"holds {len(self.items)} items ({ids}); choose one with --item")
+        wanted = serialisable(item_id)  # as the ids were read (an --item from a file name may hold surrogates too)
         for item in self.items:
-            if item.id == item_id:
+            if item.id == wanted:
                 return item
         ids = ", ".join(i.id for i in self.items)
         raise ManifestError(self.path, f"has no item {item_id!r} (items: {ids})")
@@ -150,7 +152,7 @@ def _type_name(kind: type | tuple[type, ...]) -> str:
 def _str_list(value: Any, where: Path, ctx: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ManifestError(where, f"{ctx} must be a list of paths (strings)")
-    return tuple(normalize_rel(v) for v in value)
+    return tuple(normalize_rel(_clean(v, where, f"{ctx}[{n}]")) for n, v in enumerate(value))
 
 
 class _Unreadable(Exception):
@@ -212,6 +214,76 @@ def _why(exc: BaseException) -> str:
     return (exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)) or type(exc).__name__
 
 
+#: code points no UTF-8 encoder accepts: lone surrogates, as ``os.fsdecode`` (surrogateescape) and JSON's
+#: ``"\udcff"`` escapes make them; every other code point serialises
+_UNENCODABLE = re.compile("[\ud800-\udfff]")
+
+
+def serialisable(text: str) -> str:
+    """``text`` with every code point UTF-8 cannot encode replaced by U+FFFD: the brief is written as
+    UTF-8 JSON, and one such character in a manifest or card string would stop the whole brief."""
+    return _UNENCODABLE.sub("\ufffd", text)
+
+
+def _clean(text: str, where: Path, field: str) -> str:
+    """A manifest string made serialisable, with one warning naming the field when anything was replaced."""
+    if not _UNENCODABLE.search(text):
+        return text
+    log.warning(
+        "%s: %s holds %d character(s) that are not valid Unicode (lone surrogates); replaced with U+FFFD",
+        where,
+        field,
+        len(_UNENCODABLE.findall(text)),
+    )
+    return serialisable(text)
+
+
+def _serialisable_value(value: Any, field: str, replaced: list[str]) -> Any:
+    """A front-matter value (nested at most ``MAX_YAML_DEPTH`` deep) with its strings made serialisable;
+    the fields that held a surrogate (a YAML ``"\\udcff"`` escape) are added to ``replaced``."""
+    if isinstance(value, str):
+        if _UNENCODABLE.search(value):
+            replaced.append(field)
+            return serialisable(value)
+        return value
+    if isinstance(value, list):
+        return [_serialisable_value(v, field, replaced) for v in value]
+    if isinstance(value, dict):
+        return {
+            _serialisable_value(str(k), field, replaced): _serialisable_value(v, field, replaced)
+            for k, v in value.items()
+        }
+    return value
+
+
+def _serialisable_front(data: dict[Any, Any]) -> tuple[dict[str, Any], list[str]]:
+    """Front matter with string keys and every string serialisable, and one warning per field that was not."""
+    replaced: list[str] = []
+    front = {
+        _serialisable_value(str(k), str(k), replaced): _serialisable_value(v, str(k), replaced) for k, v in data.items()
+    }
+    warnings = [
+        f"front matter: {serialisable(name)!r} holds characters that are not valid Unicode (lone surrogates); "
+        "replaced with U+FFFD"
+        for name in dict.fromkeys(replaced)
+    ]
+    return front, warnings
+
+
+#: the longest name of one path component most file systems accept, in bytes (``NAME_MAX``)
+NAME_MAX_BYTES = 255
+
+
+def _name_too_long(rel: str) -> bool:
+    """A component of ``rel`` longer than ``NAME_MAX``: the kernel reports ``ENOENT`` instead of
+    ``ENAMETOOLONG`` when a folder on the way is missing, which would read as a missing file."""
+    try:
+        parts = os.fsencode(rel).split(b"/")
+    except (UnicodeError, ValueError):
+        return False
+    return any(len(part) > NAME_MAX_BYTES for part in parts)
+
+
 def normalize_rel(rel: str) -> str:
     """``./x``, ``inbox//x`` and ``inbox/./x`` are ``inbox/x``; ``..``, absolute and empty paths are kept as written
     (they are refused later, with the reason)."""
@@ -255,7 +327,7 @@ def load_manifest(path: str | Path) -> Manifest:
         raise ManifestError(where, f"is not usable JSON ({str(exc)[:200]})") from None
     if not isinstance(data, dict):
         raise ManifestError(where, "must be a JSON object with 'job' and 'items'")
-    job = str(data.get("job") or "")
+    job = _clean(str(data.get("job") or ""), where, "job")
     if not job:
         log.warning("%s: manifest has no 'job' id", where)
     items_raw = _require(data, "items", list, where, "manifest")
@@ -267,20 +339,23 @@ def load_manifest(path: str | Path) -> Manifest:
         ctx = f"items[{n}]"
         if not isinstance(entry, dict):
             raise ManifestError(where, f"{ctx} must be an object")
-        item_id = str(_require(entry, "id", str, where, ctx))
+        item_id = _clean(_require(entry, "id", str, where, ctx), where, f"{ctx}.id")
         if item_id in ids:
             raise ManifestError(
                 where, f"items[{ids[item_id]}] and {ctx} have the same id {item_id!r}; ids must be unique"
             )
         ids[item_id] = n
-        knowledge = normalize_rel(_require(entry, "knowledge", str, where, ctx))
+        knowledge = normalize_rel(_clean(_require(entry, "knowledge", str, where, ctx), where, f"{ctx}.knowledge"))
         materials = _str_list(_require(entry, "materials", list, where, ctx), where, f"{ctx}.materials")
         topic = entry.get("topic")
+        if isinstance(topic, str):
+            topic = _clean(topic, where, f"{ctx}.topic")
         if not isinstance(topic, str) or not topic:
             topic = item_id.split(":")[-1]
             log.warning("%s: %s has no 'topic'; using %r", where, ctx, topic)
         score = _score(entry.get("score"), where, ctx)
         spot = entry.get("spot_check", [])
+        output = entry.get("output")
         items.append(
             ManifestItem(
                 id=item_id,
@@ -288,11 +363,12 @@ def load_manifest(path: str | Path) -> Manifest:
                 knowledge=knowledge,
                 materials=materials,
                 score=score,
-                output=entry.get("output") if isinstance(entry.get("output"), str) else None,
+                output=_clean(output, where, f"{ctx}.output") if isinstance(output, str) else None,
                 spot_check=_str_list(spot, where, f"{ctx}.spot_check"),
             )
         )
-    return Manifest(path=where, job=job, created=str(data.get("created") or ""), items=tuple(items))
+    created = _clean(str(data.get("created") or ""), where, "created")
+    return Manifest(path=where, job=job, created=created, items=tuple(items))
 
 
 def kind_of(path: str) -> MaterialKind:
@@ -509,7 +585,9 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str, int, list[str]]:
         if not isinstance(data, dict):
             warnings.append("front matter is not a mapping; ignored")
             data = {}
-        return {str(k): v for k, v in data.items()}, body, body_line, warnings
+        front, replaced = _serialisable_front(data)
+        warnings += replaced
+        return front, body, body_line, warnings
     return {}, text, 1, warnings
 
 
@@ -668,6 +746,9 @@ def read_material(root: Path, rel: str, *, role: str = "material", max_bytes: in
     if target is None:
         log.warning("%s: refused: %s", rel, why)
         return Material(rel, kind, MaterialStatus.refused, role=role, reason=why)
+    if _name_too_long(rel):
+        why = f"cannot be opened ({os.strerror(errno.ENAMETOOLONG)}: a name over {NAME_MAX_BYTES} bytes)"
+        return Material(rel, kind, MaterialStatus.unreadable, role=role, reason=why)
     try:
         data = read_regular_file(target, max_bytes)
     except _Unreadable as exc:

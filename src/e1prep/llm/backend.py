@@ -38,7 +38,7 @@ from ..kb.loading import KB, Material
 from ..produce.extracted import add_extraction, said_once, section_id
 from ..produce.producer import Production
 from ..read.numbers import normalize, parse_value
-from .cache import CacheKey, ExtractionCache
+from .cache import CacheKey, ExtractionCache, guard_cache_dir
 from .client import CallStats, ExtractionFailed, LLMClient
 from .prompts import Chunk, Prompt, chunk_items, chunk_material, load_prompt, render
 from .settings import LLMSettings, load_settings
@@ -249,10 +249,32 @@ class LLMProducer:
             chunk_chars=self.settings.chunk_chars,
         )
 
-    def _from_cache(self, material: Material) -> _Outcome | None:
+    def _usable_cache(self, kb: KB) -> ExtractionCache | None:
+        """The cache for this run: refused inside the KB root (``InputError``); None, with one warning, when
+        its folder cannot be created or written (the model then runs uncached and the brief is still drafted)."""
         if self.cache is None:
             return None
-        value = self.cache.get(self._key(material))
+        guard_cache_dir(self.cache.directory, kb.root)
+        problem = self.cache.unusable()
+        if problem is not None:
+            log.warning("cache folder %s cannot be used (%s); running uncached", self.cache.directory, problem)
+            return None
+        return self.cache
+
+    def _store(self, cache: ExtractionCache, material: Material, outcome: _Outcome) -> bool:
+        """Store a material's extraction; False, with one warning, when the cache cannot be written any more."""
+        value = {"model": outcome.stats.model, "chunks": [e.model_dump(mode="json") for e in outcome.extractions]}
+        try:
+            cache.put(self._key(material), value)
+        except OSError as exc:
+            log.warning("cache folder %s cannot be written (%s); the rest runs uncached", cache.directory, exc)
+            return False
+        return True
+
+    def _from_cache(self, material: Material, cache: ExtractionCache | None) -> _Outcome | None:
+        if cache is None:
+            return None
+        value = cache.get(self._key(material))
         if value is None:
             return None
         try:
@@ -339,8 +361,9 @@ class LLMProducer:
         materials = [m for m in kb.materials if m.status is MaterialStatus.read and m.text.strip()]
         outcomes: dict[str, _Outcome] = {}
         todo = []
+        cache = self._usable_cache(kb)
         for material in materials:
-            cached = self._from_cache(material)
+            cached = self._from_cache(material, cache)
             if cached is not None:
                 outcomes[material.path] = cached
             else:
@@ -368,14 +391,8 @@ class LLMProducer:
                     add_extraction(extraction, material, doc, production, self.name)
                 else:
                     to_objects(extraction, material, chunk, doc, production)
-            if self.cache is not None and not outcome.cached:
-                self.cache.put(
-                    self._key(material),
-                    {
-                        "model": outcome.stats.model,
-                        "chunks": [e.model_dump(mode="json") for e in outcome.extractions],
-                    },
-                )
+            if cache is not None and not outcome.cached and not self._store(cache, material, outcome):
+                cache = None
         usage.failures = len(production.failures)
         production.usage = usage
         production.interrupted = self.interrupted

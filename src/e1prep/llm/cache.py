@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..brief import models
+from ..errors import InputError
 
 log = logging.getLogger(__name__)
 
@@ -79,11 +80,40 @@ class CacheKey:
         return sha256_text(json.dumps(self.parts(), sort_keys=True))
 
 
+def guard_cache_dir(directory: Path, kb_root: Path) -> None:
+    """Raise ``InputError`` (one line, exit 2) when the cache folder resolves inside the KB root: a draft
+    never writes into the KB, and ``--cache-dir`` or ``E1PREP_CACHE_DIR`` would make it."""
+    folder, root = Path(os.path.realpath(directory)), Path(os.path.realpath(kb_root))
+    if folder == root or folder.is_relative_to(root):
+        raise InputError(
+            directory,
+            f"the model cache folder resolves inside the KB root {root}; the KB is never written "
+            "(give --cache-dir or E1PREP_CACHE_DIR outside it, or --no-cache)",
+        )
+
+
 class ExtractionCache:
     """A folder of JSON files, one per extracted material; writes are atomic, reads never raise."""
 
     def __init__(self, directory: Path) -> None:
         self.directory = Path(directory)
+
+    def unusable(self) -> str | None:
+        """Why the folder cannot hold the cache (it is a file, it cannot be created or written), else None.
+
+        Asked once per run, so a bad folder costs one warning and an uncached run rather than a traceback
+        on the first write (or a warning per material on every read).
+        """
+        try:
+            if self.directory.exists() and not self.directory.is_dir():
+                return "it is not a folder"
+            self.directory.mkdir(parents=True, exist_ok=True)
+            fd, probe = tempfile.mkstemp(prefix=".probe-", suffix=".tmp", dir=self.directory)
+            os.close(fd)
+            os.unlink(probe)
+        except OSError as exc:
+            return exc.strerror or str(exc)
+        return None
 
     def path_for(self, key: CacheKey) -> Path:
         digest = key.digest
