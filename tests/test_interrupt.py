@@ -71,7 +71,9 @@ def test_ctrl_c_while_model_calls_are_queued_keeps_what_finished(monkeypatch: py
     lock = threading.Lock()
     release = threading.Event()
 
-    def extract(self: object, model: object, messages: object, *, label: str = "") -> tuple[object, CallStats]:
+    def extract(
+        self: object, model: object, messages: object, *, label: str = "", stats: object = None
+    ) -> tuple[object, CallStats]:
         with lock:
             calls.append(label)
             n = len(calls)
