@@ -21,6 +21,7 @@ from ..pipeline import draft_brief, draft_from_extractions
 from ..produce.producer import Producer
 from ..read.numbers import normalize, occurs_in
 from ..text.naming import norm_name
+from .casewarnings import case_warnings, eval_run
 
 if TYPE_CHECKING:
     from .invariance import InvarianceResult
@@ -267,11 +268,12 @@ def run(
         golden = load_golden(case / "expected.json")
         producer, ctx = factory(case)
         started = time.perf_counter()
-        if backend == "reference":
-            brief = reference_brief(case, reference_dir or CHECKOUT_REFERENCE)
-        else:
-            with ctx:
-                brief = draft_brief(case / "manifest.json", producer=producer)
+        with case_warnings(case.name):
+            if backend == "reference":
+                brief = reference_brief(case, reference_dir or CHECKOUT_REFERENCE)
+            else:
+                with ctx:
+                    brief = draft_brief(case / "manifest.json", producer=producer)
         result = score_brief(brief, golden)
         result.seconds = time.perf_counter() - started
         results.append(result)
@@ -371,11 +373,12 @@ def run_cli(args: argparse.Namespace) -> int:
     if args.backend == "reference" and not reference_dir.is_dir():
         raise InputError(reference_dir, "reference folder not found (run from the repository root or pass --reference)")
     prompt_id = getattr(args, "prompt", None) or EVAL_PROMPT
-    results = run(args.backend, golden_dir, args.cases, cassette_dir, reference_dir, prompt_id)
-    figures = overall(results)
-    print(table(results, figures))
-    if args.backend == "rules":
-        figures.update(_rules_figures(golden_dir, args))
+    with eval_run():  # a case's warnings are said once, naming the case, however often it is read
+        results = run(args.backend, golden_dir, args.cases, cassette_dir, reference_dir, prompt_id)
+        figures = overall(results)
+        print(table(results, figures))
+        if args.backend == "rules":
+            figures.update(_rules_figures(golden_dir, args))
     report = {
         "backend": args.backend,
         "overall": figures,
