@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -124,3 +126,46 @@ def test_a_set_of_cases_is_gated_on_its_own_floors(tmp_path: Path, capsys, monke
     err = capsys.readouterr().err
     assert "[hard] increments_f1" in err
     assert "rules: increments_f1" not in err  # the other cases pass their own floor
+
+
+def test_eval_warnings_name_their_case_and_are_said_once_per_case() -> None:
+    """Issue 25, finding 6: not 88 anonymous card warnings, one line per case and problem."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "e1prep", "eval", "--backend", "rules"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    warnings = [ln for ln in proc.stderr.splitlines() if ln.startswith("e1prep: WARNING: ")]
+    assert warnings, "the golden cases hold cards that warn"
+    assert len(warnings) == len(set(warnings)), "a repeated warning is said once per case"
+    cases = {p.name for p in (ROOT / "evals" / "golden").iterdir() if p.is_dir()}
+    named = [ln.removeprefix("e1prep: WARNING: case ").split(":", 1)[0] for ln in warnings]
+    assert set(named) <= cases, warnings  # every warning names a golden case (not a layout variant)
+    assert (
+        "e1prep: WARNING: case 2026-11-03-unusual-structure: organized/repo_cards/4793-pardus-ai-lanternd.md: "
+        "card has no front matter; metadata read from '- key: value' bullets"
+    ) in warnings
+
+
+def test_case_warnings_name_the_case_once_and_keep_layout_variants_quiet(caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    from e1prep.evals.casewarnings import case_warnings, eval_run
+
+    log = logging.getLogger("e1prep.kb.loading")
+    with caplog.at_level(logging.WARNING), eval_run():
+        for _ in range(3):
+            with case_warnings("case-a"):
+                log.warning("%s: card has no front matter", "x.md")
+        with case_warnings("case-b"):
+            log.warning("%s: card has no front matter", "x.md")
+        with case_warnings("case-a", "cards-table"):
+            log.warning("%s: read from a field table", "x.md")  # a layout variant: shown with -v only
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == [
+        "case case-a: x.md: card has no front matter",
+        "case case-b: x.md: card has no front matter",
+    ]

@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
+import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLE_MANIFEST
+from conftest import BLOGS, EXAMPLE_MANIFEST, ROOT
 from e1prep import cli, pipeline
 from e1prep.errors import Interrupted
 from e1prep.kb.loading import load_kb
@@ -71,7 +74,9 @@ def test_ctrl_c_while_model_calls_are_queued_keeps_what_finished(monkeypatch: py
     lock = threading.Lock()
     release = threading.Event()
 
-    def extract(self: object, model: object, messages: object, *, label: str = "") -> tuple[object, CallStats]:
+    def extract(
+        self: object, model: object, messages: object, *, label: str = "", stats: object = None
+    ) -> tuple[object, CallStats]:
         with lock:
             calls.append(label)
             n = len(calls)
@@ -104,3 +109,56 @@ def test_ctrl_c_while_model_calls_are_queued_keeps_what_finished(monkeypatch: py
     failed = [s for s in brief.sources if s.status.value == "failed"]
     assert len(failed) == len(read) - 1
     assert brief.increments  # the rules' findings are still in the brief of what finished
+
+
+def test_two_sigints_50_ms_apart_still_leave_the_brief_and_count_the_calls_made(tmp_path: Path) -> None:
+    """What ``timeout -s INT`` does to a real run against a slow local server: two SIGINTs, 50 ms apart.
+
+    One material is answered at once, the others take 30 s: at the interruption one call has finished
+    and two are in flight. The brief of what finished is written, and the summary counts all three.
+    """
+    from test_llm_server import StubServer
+
+    out, js = tmp_path / "brief.md", tmp_path / "brief.json"
+    with StubServer(delay=30.0) as stub:
+        stub.delays[BLOGS] = 0.0
+        env = {
+            **os.environ,
+            "E1PREP_BASE_URL": stub.base_url,
+            "E1PREP_MODEL": "stub-model",
+            "E1PREP_PROMPT": "extract_material",  # the stub answers the small v1 model
+            "E1PREP_CONCURRENCY": "2",
+            "E1PREP_NO_CACHE": "1",
+        }
+        args = ["draft", str(EXAMPLE_MANIFEST), "--backend", "llm", "--out", str(out), "--json", str(js)]
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "e1prep", *args],
+            env=env,
+            cwd=ROOT,
+            stdin=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            deadline = time.monotonic() + 60
+            while stub.total < 3 and time.monotonic() < deadline and proc.poll() is None:
+                time.sleep(0.02)
+            assert stub.total == 3, "one answered, two in flight"
+            time.sleep(0.2)
+            proc.send_signal(signal.SIGINT)
+            time.sleep(0.05)
+            proc.send_signal(signal.SIGINT)
+            _, err = proc.communicate(timeout=30)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    assert proc.returncode == 130, err
+    assert err.splitlines()[-1] == "e1prep: interrupted"
+    assert "Traceback" not in err
+    brief = json.loads(js.read_text(encoding="utf-8"))
+    assert out.read_text(encoding="utf-8").startswith("# ")
+    assert any(i["producer"] == "llm" and i["sources"] == [BLOGS] for i in brief["increments"])
+    assert brief["run"]["usage"]["calls"] == 3
+    summary = [ln for ln in err.splitlines() if "backend llm" in ln]
+    assert len(summary) == 1 and ", 3 calls " in summary[0], err

@@ -10,6 +10,7 @@ import os
 import shutil
 import signal
 import sys
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -33,6 +34,7 @@ EXAMPLES = """\
 examples:
   python -m e1prep draft evals/golden/2026-10-25-inference/manifest.json
   python -m e1prep draft MANIFEST --json brief.json --out brief.md --lang en
+  python -m e1prep draft MANIFEST --json - | jq .increments     # stdout: the JSON alone
   python -m e1prep draft evals/golden/2026-10-25-inference/manifest.json --backend llm \
       --cassette tests/cassettes/llm/2026-10-25-inference__extract_material-v1.yaml
   E1PREP_BASE_URL=http://127.0.0.1:8000/v1 E1PREP_MODEL=my-model python -m e1prep draft MANIFEST --backend llm
@@ -58,10 +60,33 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("manifest", help="the work-guard manifest (JSON)")
     d.add_argument("--kb", help="KB root (default: the manifest's folder)")
     d.add_argument("--item", help="manifest item id (default: the only one)")
-    d.add_argument("--backend", choices=("rules", "llm"), default="rules")
-    d.add_argument("--out", default="-", help="Markdown brief: a file, or - for stdout (default)")
-    d.add_argument("--json", dest="json_out", help="also write the brief as JSON to this file")
-    d.add_argument("--lang", choices=("zh", "en"), default="zh")
+    d.add_argument(
+        "--backend",
+        choices=("rules", "llm"),
+        default="rules",
+        help="who reads the materials: rules (deterministic, offline; the default) or llm (a model behind an "
+        "OpenAI-compatible server: E1PREP_MODEL, E1PREP_BASE_URL; needs pip install 'e1prep[llm]'); "
+        "either way the rules' facts are merged in and everything is verified",
+    )
+    d.add_argument(
+        "--out",
+        metavar="FILE",
+        help="the Markdown brief: a file, or - for stdout (the default, unless --json is -: then the Markdown "
+        "is written only when --out names a file)",
+    )
+    d.add_argument(
+        "--json",
+        dest="json_out",
+        metavar="FILE",
+        help="also write the brief as JSON: a file, or - (or /dev/stdout) for stdout; "
+        "--json - with --out - is refused (one stream, one document)",
+    )
+    d.add_argument(
+        "--lang",
+        choices=("zh", "en"),
+        default="zh",
+        help="language of the brief's headings and labels: zh (the default) or en; the KB's own text stays as written",
+    )
     d.add_argument("--strict", action="store_true", help="exit 1 when the verifier rejected or repaired anything")
     d.add_argument("--concurrency", type=int, help="llm backend: materials extracted at once (default 4)")
     d.add_argument("--no-cache", action="store_true", help="llm backend: do not read or write the cache")
@@ -82,9 +107,9 @@ def _parser() -> argparse.ArgumentParser:
 
     v = sub.add_parser("verify", help="check a brief JSON written by anyone against its KB")
     v.add_argument("brief", help="brief JSON")
-    v.add_argument("--manifest", required=True)
-    v.add_argument("--kb")
-    v.add_argument("--item")
+    v.add_argument("--manifest", required=True, help="the work-guard manifest the brief was drafted from")
+    v.add_argument("--kb", help="KB root (default: the manifest's folder)")
+    v.add_argument("--item", help="manifest item id (default: the only one)")
 
     li = sub.add_parser("lint", help="list quantities without an evidence marker in a hand-written brief")
     li.add_argument("brief", help="a Markdown (or text) brief")
@@ -141,15 +166,74 @@ def main(argv: Sequence[str] | None = None) -> int:
             h.setFormatter(TerminalSafeFormatter(LOG_FORMAT))
     # instructor logs the model's whole answer at ERROR on every failed attempt; the brief reports failures
     logging.getLogger("instructor").setLevel(logging.INFO if args.verbose else logging.CRITICAL)
+    with _one_interrupt():
+        try:
+            with _terminate_as_interrupt():
+                handler = {"draft": _draft, "verify": _verify, "lint": _lint, "schema": _schema, "eval": _eval}
+                code = handler[args.command](args)
+                sys.stdout.flush()  # a reader that went away is found here, not in the interpreter's exit flush
+            return code
+        except BrokenPipeError:
+            return _closed_pipe(argv is None)
+        except KeyboardInterrupt:
+            return _interrupted(argv is None)
+        except E1PrepError as exc:
+            print(f"e1prep: error: {terminal_safe(exc)}", file=sys.stderr)
+            return 2
+
+
+#: Ctrl-Cs this soon after the first are the same interrupt: ``timeout -s INT`` delivers two, about
+#: 50 ms apart, and an impatient second press should not cost the brief of what finished
+INTERRUPT_GRACE = 1.0
+
+
+@contextlib.contextmanager
+def _one_interrupt() -> Iterator[None]:
+    """SIGINT raises ``KeyboardInterrupt`` as usual, except within ``INTERRUPT_GRACE`` seconds of the
+    previous one: while the brief of what finished is being written, a repeat is ignored.
+
+    Only in the main thread, and only where SIGINT is handled by Python's default (not ignored, as
+    under ``nohup``, nor taken by an embedding program).
+    """
+    if threading.current_thread() is not threading.main_thread() or (
+        signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield
+        return
+    last: list[float] = []
+
+    def on_sigint(signum: int, frame: FrameType | None) -> None:
+        now = time.monotonic()
+        if last and now - last[-1] < INTERRUPT_GRACE:
+            return
+        last.append(now)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, on_sigint)
     try:
-        with _terminate_as_interrupt():
-            handler = {"draft": _draft, "verify": _verify, "lint": _lint, "schema": _schema, "eval": _eval}
-            return handler[args.command](args)
-    except KeyboardInterrupt:
-        return _interrupted(argv is None)
-    except E1PrepError as exc:
-        print(f"e1prep: error: {terminal_safe(exc)}", file=sys.stderr)
-        return 2
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+#: the exit status after the reader of stdout went away (``e1prep schema | head -1``): 128 + SIGPIPE,
+#: what a shell reports for any tool a closed pipe stopped
+CLOSED_PIPE = 141
+
+
+def _closed_pipe(as_program: bool) -> int:
+    """The reader of stdout closed the pipe: nothing more to say to anyone, exit 141 without a traceback.
+
+    As a program, stdout and stderr are pointed at /dev/null (the Python documentation's recipe for
+    SIGPIPE), so that the interpreter's final flush of what is still buffered cannot complain either.
+    """
+    _Progress.live = False
+    if as_program:
+        with contextlib.suppress(OSError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.dup2(devnull, sys.stderr.fileno())
+    return CLOSED_PIPE
 
 
 class _Terminated:
@@ -182,12 +266,14 @@ def _terminate_as_interrupt() -> Iterator[None]:
 
 def _interrupted(as_program: bool) -> int:
     """Ctrl-C (exit 130) or SIGTERM (exit 143): one line. As a program, model calls in flight are not waited for."""
-    _Progress.clear()
     code, what = (143, "terminated") if _Terminated.by_sigterm else (130, "interrupted")
-    print(f"e1prep: {what}", file=sys.stderr)
+    with contextlib.suppress(OSError, ValueError):
+        _Progress.clear()
+        print(f"e1prep: {what}", file=sys.stderr)
     if as_program:
-        sys.stdout.flush()
-        sys.stderr.flush()
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
         os._exit(code)
     return code
 
@@ -251,7 +337,7 @@ def _draft(args: argparse.Namespace) -> int:
     from .pipeline import draft_brief, draft_from_extractions
 
     started = time.perf_counter()
-    targets = _output_targets(args)
+    to_stdout, targets = _output_targets(args)
     kb_root = args.kb if args.kb is not None else Path(args.manifest).resolve().parent
     inputs = _draft_inputs(args)
     check_targets(targets, kb_root=kb_root, inputs=inputs)
@@ -286,13 +372,14 @@ def _draft(args: argparse.Namespace) -> int:
     # everything is ready: only now is anything written (stdout first, then the files, atomically)
     read = [Path(kb_root, s.path) for s in brief.sources if s.status is MaterialStatus.read]
     check_targets(targets, kb_root=kb_root, inputs=[*inputs, *read])
-    if args.out == "-":
-        _write_stdout(markdown)
     texts = {"--out": markdown, "--json": json.dumps(data, ensure_ascii=False, indent=2) + "\n"}
+    reader_left = to_stdout is not None and not _write_stdout(texts[to_stdout])
     write_all([(t, texts[t.option]) for t in targets])
     _summary(brief, time.perf_counter() - started)
     if interrupted:
         raise KeyboardInterrupt
+    if reader_left:  # the files are written; the closed pipe is reported as for every subcommand
+        raise BrokenPipeError
     unread = [s for s in brief.sources if s.role == "material" and s.status is not MaterialStatus.read]
     if unread:
         for s in unread:
@@ -341,24 +428,44 @@ def _draft_replayed(args: argparse.Namespace) -> Brief:
         return draft_brief(args.manifest, args.kb, args.item, producer=_llm_producer(args, settings))
 
 
-def _output_targets(args: argparse.Namespace) -> list[Target]:
+#: the names that mean standard output to --out and --json
+STDOUT_NAMES = frozenset({"-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"})
+
+
+def _output_targets(args: argparse.Namespace) -> tuple[str | None, list[Target]]:
+    """Which document goes to stdout ("--out", "--json" or None), and the files to write.
+
+    ``-`` is stdout for both options, never for both at once. The Markdown goes to stdout by
+    default; ``--json -`` takes stdout for the JSON instead (the Markdown is then written only
+    when ``--out`` names a file), so that ``draft M --json - | jq`` reads one JSON document.
+    """
+    json_std = args.json_out in STDOUT_NAMES
+    out_std = args.out in STDOUT_NAMES or (args.out is None and not json_std)
+    if json_std and out_std:
+        raise InputError(
+            None, "--out and --json both name standard output; give one of them a file path (one stream, one document)"
+        )
     targets = []
-    if args.json_out is not None:
+    if args.json_out is not None and not json_std:
         targets.append(Target(args.json_out, "--json"))
-    if args.out != "-":
+    if args.out is not None and not out_std:
         targets.append(Target(args.out, "--out"))
-    return targets
+    return ("--json" if json_std else "--out" if out_std else None), targets
 
 
-def _write_stdout(text: str) -> None:
+def _write_stdout(text: str) -> bool:
+    """Write ``text`` to stdout; False when its reader already went away (a closed pipe: not an error)."""
     stream = sys.stdout
     try:
         if stream is None:
             raise OSError("standard output is closed")
         stream.write(text)
         stream.flush()
+    except BrokenPipeError:
+        return False
     except (OSError, ValueError) as exc:
         raise InputError("<stdout>", f"cannot be written ({exc}); no file was written") from None
+    return True
 
 
 def _summary(brief: Brief, seconds: float) -> None:

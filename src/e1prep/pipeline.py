@@ -57,6 +57,16 @@ JUDGED_KEYS = 10
 ACTED_KEYS = 12
 
 FIRST_PASS_NOTE = "规则版初稿（rule-based first pass）：未调用模型，需人工复核后再改活文档。"
+#: the reader gave no reading at all (its model server could not be reached): the content is the rules'
+FALLBACK_NOTE = (
+    "规则版初稿（rule-based first pass）：模型 {model} 未能读取材料（{why}），内容全部来自规则，"
+    "需人工复核后再改活文档。"
+)
+#: the reader read some materials, then could not go on: those left are the rules' alone
+PARTIAL_FALLBACK_NOTE = (
+    "部分为规则版（partly rule-based）：模型 {model} 未能读取其中 {unread}/{total} 份材料（{why}），"
+    "这些只由规则读取：{paths}。需人工复核后再改活文档。"
+)
 
 
 def draft_brief(
@@ -108,7 +118,9 @@ def _draft(manifest: str | Path, kb: str | Path | None, item: str | None, produc
         # numbers, every member's name), not once per item
         findings = detect_all(loaded, doc, production.off_topic)
         contradictions = group_contradictions(findings.contradictions)
-        brief = assemble(loaded, doc, producer.name, production, contradictions, findings.refreshes)
+        brief = assemble(
+            loaded, doc, producer.name, production, contradictions, findings.refreshes, fallback=fell_back(producer)
+        )
         total = len(brief.increments) + len(brief.refreshes) + len(brief.contradictions)
         progress.info("verifying %d objects", total)
         brief = apply_verification(brief, Verifier(loaded, doc), production.verdicts)
@@ -404,6 +416,41 @@ def _lines(objects: Sequence[Contradiction | Excluded]) -> str:
     return f"{len(objects)} 条" + (f"（成组登记，共 {items} 项）" if items != len(objects) else "")
 
 
+def fell_back(producer: Producer) -> tuple[str, list[str]]:
+    """Why a reader read some materials not at all, and which: ``("", [])`` when it read them all.
+
+    A producer may say so with ``fallback`` (a reason) and ``fallback_paths`` after ``produce``: the
+    model backend does when its server cannot be reached (``LLMProducer.fallback``).
+    """
+    reason = getattr(producer, "fallback", "")
+    paths = getattr(producer, "fallback_paths", [])
+    if not isinstance(reason, str) or not reason:
+        return "", []
+    return reason, [str(p) for p in paths]
+
+
+def first_pass_note(
+    kb: KB, backend: str, production: Production, fallback: tuple[str, Sequence[str]] = ("", ())
+) -> str:
+    """The notice that the brief is (wholly or partly) the rules' draft, or "" when a reader read it all.
+
+    A reader that fell back (``fallback``: why, and the materials it did not read) leaves those
+    materials to the rules: when that is every material it would have asked about (those with text),
+    the content is the rules' alone.
+    """
+    if backend == "rules":
+        return FIRST_PASS_NOTE
+    why, unread = fallback
+    if not why:
+        return ""
+    asked = [m for m in kb.materials if m.status is MaterialStatus.read and m.text.strip()]
+    if len(unread) >= len(asked):
+        return FALLBACK_NOTE.format(model=production.model or "-", why=why)
+    return PARTIAL_FALLBACK_NOTE.format(
+        model=production.model or "-", unread=len(unread), total=len(asked), why=why, paths="、".join(unread)
+    )
+
+
 def assemble(
     kb: KB,
     doc: KnowledgeDoc,
@@ -411,8 +458,11 @@ def assemble(
     production: Production,
     contradictions: list[Contradiction],
     refreshes: list[Refresh],
+    *,
+    fallback: tuple[str, Sequence[str]] = ("", ()),
 ) -> Brief:
-    """The brief's objects as produced, unmerged and unverified; ``apply_verification`` finishes it."""
+    """The brief's objects as produced, unmerged and unverified; ``apply_verification`` finishes it.
+    ``fallback``: why the reader read some materials not at all, and which (``fell_back``)."""
     return Brief(
         header=Header(
             job=kb.manifest.job,
@@ -442,7 +492,7 @@ def assemble(
             prompt_versions=production.prompt_versions,
             usage=production.usage,
             tool_version=__version__,
-            first_pass=FIRST_PASS_NOTE if backend == "rules" else "",
+            first_pass=first_pass_note(kb, backend, production, fallback),
         ),
     )
 

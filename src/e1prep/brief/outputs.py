@@ -37,11 +37,18 @@ class Target:
 
 
 def _real(path: str | Path) -> Path:
-    """The path with every symbolic link and ``..`` resolved; never raises on loops or long names."""
+    """The path with every symbolic link and ``..`` resolved; never raises on loops or long names.
+
+    A link to something without a name (``/dev/stderr`` or ``/dev/fd/N`` onto a pipe or a socket:
+    ``/proc/self/fd/N`` reads ``pipe:[123]``) is kept as written: it opens, its target does not.
+    """
     try:
-        return Path(os.path.realpath(path))
+        real = os.path.realpath(path)
     except (OSError, RuntimeError, ValueError):
         return Path(os.path.abspath(path))
+    if not os.path.lexists(real) and os.path.exists(path):
+        return Path(os.path.abspath(path))
+    return Path(real)
 
 
 def _identity(path: Path) -> tuple[int, int] | None:

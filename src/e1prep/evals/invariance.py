@@ -28,6 +28,7 @@ from ..pipeline import draft_brief
 from ..read.evidence import LEGEND_LINE, REMARK_LINE
 from ..read.notes import URL_RE, NoteItem, note_items
 from ..text.naming import norm_name
+from .casewarnings import case_warnings
 
 #: signs for the legend variant: one per distinct check remark of a note
 _SIGNS = "●◐○✕◆◇■□▲△▼▽★☆♦♢"
@@ -269,9 +270,12 @@ def score(cases: list[Path], work: Path, layouts: tuple[str, ...] = LAYOUTS) -> 
     """Draft every case and its layout variants (rules backend); count the variants that agree."""
     result = InvarianceResult()
     for case in cases:
-        base = Signature.of(draft_brief(case / "manifest.json"))
-        for layout, variant in write_variants(case, work, layouts).items():
-            got = Signature.of(draft_brief(variant / "manifest.json"))
+        with case_warnings(case.name):
+            base = Signature.of(draft_brief(case / "manifest.json"))
+            variants = write_variants(case, work, layouts)
+        for layout, variant in variants.items():
+            with case_warnings(case.name, layout):
+                got = Signature.of(draft_brief(variant / "manifest.json"))
             result.checked += 1
             diff = base.diff(got)
             if diff:

@@ -26,6 +26,7 @@ from ..kb.loading import load_kb
 from ..pipeline import living_document
 from ..read.numbers import normalize
 from ..verify.verifier import Verifier
+from .casewarnings import case_warnings
 
 
 @dataclass
@@ -158,7 +159,8 @@ def _findings(violations: list[Violation]) -> Counter[tuple[str, str]]:
 
 
 def _verifier(case: Path) -> Verifier:
-    kb = load_kb(case / "manifest.json")
+    with case_warnings(case.name):
+        kb = load_kb(case / "manifest.json")
     return Verifier(kb, living_document(kb))
 
 

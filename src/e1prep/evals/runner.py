@@ -22,6 +22,7 @@ from ..pipeline import draft_brief, draft_from_extractions
 from ..produce.producer import Producer
 from ..read.numbers import normalize, occurs_in
 from ..text.naming import norm_name
+from .casewarnings import case_warnings, eval_run
 
 if TYPE_CHECKING:
     from .invariance import InvarianceResult
@@ -268,11 +269,12 @@ def run(
         golden = load_golden(case / "expected.json")
         producer, ctx = factory(case)
         started = time.perf_counter()
-        if backend == "reference":
-            brief = reference_brief(case, reference_dir or CHECKOUT_REFERENCE)
-        else:
-            with ctx:
-                brief = draft_brief(case / "manifest.json", producer=producer)
+        with case_warnings(case.name):
+            if backend == "reference":
+                brief = reference_brief(case, reference_dir or CHECKOUT_REFERENCE)
+            else:
+                with ctx:
+                    brief = draft_brief(case / "manifest.json", producer=producer)
         result = score_brief(brief, golden)
         result.seconds = time.perf_counter() - started
         results.append(result)
@@ -374,11 +376,12 @@ def run_cli(args: argparse.Namespace) -> int:
     prompt_id = getattr(args, "prompt", None) or EVAL_PROMPT
     guard = _ReportGuard.of(args, golden_dir, thresholds_path, cassette_dir, reference_dir)
     guard.check()  # before the run: a report that cannot be written is said at once
-    results = run(args.backend, golden_dir, args.cases, cassette_dir, reference_dir, prompt_id)
-    figures = overall(results)
-    print(table(results, figures))
-    if args.backend == "rules":
-        figures.update(_rules_figures(golden_dir, args))
+    with eval_run():  # a case's warnings are said once, naming the case, however often it is read
+        results = run(args.backend, golden_dir, args.cases, cassette_dir, reference_dir, prompt_id)
+        figures = overall(results)
+        print(table(results, figures))
+        if args.backend == "rules":
+            figures.update(_rules_figures(golden_dir, args))
     report = {
         "backend": args.backend,
         "overall": figures,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -39,7 +40,7 @@ from ..produce.extracted import add_extraction, said_once, section_id
 from ..produce.producer import Production
 from ..read.numbers import normalize, parse_value
 from .cache import CacheKey, ExtractionCache, guard_cache_dir
-from .client import CallStats, ExtractionFailed, LLMClient
+from .client import CallStats, ExtractionFailed, LLMClient, ServerUnreachable
 from .prompts import Chunk, Prompt, chunk_items, chunk_material, load_prompt, render
 from .settings import LLMSettings, load_settings
 
@@ -96,6 +97,16 @@ def schema_sha256(model: type[BaseModel] = MaterialExtraction) -> str:
 
 
 @dataclass
+class _Call:
+    """One chunk's call: its answer, what it cost, and why it failed (or that the server was unreachable)."""
+
+    answer: Answer | None = None
+    stats: CallStats = field(default_factory=CallStats)
+    failure: str | None = None
+    unreachable: bool = False
+
+
+@dataclass
 class _Outcome:
     """What became of one material: its chunks' extractions, or why it failed."""
 
@@ -103,6 +114,8 @@ class _Outcome:
     stats: CallStats = field(default_factory=CallStats)
     failure: str | None = None
     cached: bool = False
+    #: the server could not be reached for one of its chunks: the rules alone read this material
+    unreachable: bool = False
 
 
 def _url_for(name: str, material: Material, chunk: Chunk) -> str | None:
@@ -184,10 +197,8 @@ def to_objects(
             )
 
 
-def _finished(
-    future: Future[tuple[Answer | None, CallStats, str | None]],
-) -> tuple[Answer | None, CallStats, str | None] | None:
-    """A call's answer if it finished before the interruption (None: cancelled, running or raised)."""
+def _finished(future: Future[_Call]) -> _Call | None:
+    """A call's result if it finished before the interruption (None: cancelled, running or raised)."""
     if not future.done() or future.cancelled() or future.exception() is not None:
         return None
     return future.result()
@@ -238,6 +249,10 @@ class LLMProducer:
         self.material_usage: dict[str, CallStats] = {}
         #: the last ``produce`` was interrupted (Ctrl-C) while calls were queued or in flight
         self.interrupted = False
+        #: why the last ``produce`` could not read ``fallback_paths`` at all ("" when it read them all): the
+        #: model server could not be reached, so those materials are the rules' alone (``pipeline.fell_back``)
+        self.fallback = ""
+        self.fallback_paths: list[str] = []
 
     def _key(self, material: Material) -> CacheKey:
         return CacheKey.build(
@@ -318,45 +333,75 @@ class LLMProducer:
         if not tasks:
             return {}
         client = LLMClient(self.settings)
+        # each task counts into its own stats as it goes: an interrupted run still knows the calls it made
+        started = [CallStats() for _ in tasks]
+        unreachable = threading.Event()
 
-        def run(task: tuple[Material, Chunk]) -> tuple[Answer | None, CallStats, str | None]:
-            material, chunk = task
+        def run(n: int) -> _Call:
+            material, chunk = tasks[n]
+            if unreachable.is_set():  # nobody answers at the base URL: the rest are not attempted
+                return _Call(stats=started[n], unreachable=True)
             messages = self._messages(kb, doc, material, chunk)
             label = f"{chunk.path} part {chunk.index}/{chunk.total}"
             try:
-                result, stats = client.extract(self.response_model, messages, label=label)
+                result, stats = client.extract(self.response_model, messages, label=label, stats=started[n])
+            except ServerUnreachable as exc:
+                unreachable.set()
+                return _Call(stats=exc.stats, failure=exc.reason, unreachable=True)
             except ExtractionFailed as exc:
                 log.warning("%s: failed: %s", label, exc.reason)
-                return None, exc.stats, exc.reason
-            return result, stats, None
+                return _Call(stats=exc.stats, failure=exc.reason)
+            return _Call(answer=result, stats=stats)
 
         pool = ThreadPoolExecutor(max_workers=min(self.settings.concurrency, len(tasks)))
-        futures = [pool.submit(run, task) for task in tasks]
-        results: list[tuple[Answer | None, CallStats, str | None]] = []
+        futures = [pool.submit(run, n) for n in range(len(tasks))]
+        results: list[_Call] = []
         try:
             results = [f.result() for f in futures]  # in task order, whatever the answer order
             pool.shutdown(wait=True)
             client.close()
         except KeyboardInterrupt:
-            # Ctrl-C: queued calls are cancelled, calls in flight are abandoned; what finished is kept
+            # Ctrl-C: queued calls are cancelled, calls in flight are abandoned; what finished is kept,
+            # and the calls that were made (answered or not) are counted
             pool.shutdown(wait=False, cancel_futures=True)
             self.interrupted = True
-            interrupted = (None, CallStats(), "interrupted (Ctrl-C) before this part finished")
-            results = [_finished(f) or interrupted for f in futures]
+            results = [
+                _finished(f) or _Call(stats=started[n], failure="interrupted (Ctrl-C) before this part finished")
+                for n, f in enumerate(futures)
+            ]
+        return self._outcomes(tasks, results)
+
+    @staticmethod
+    def _outcomes(tasks: list[tuple[Material, Chunk]], results: list[_Call]) -> dict[str, _Outcome]:
+        """The chunks' calls gathered per material; the first failure of a material is its reason."""
         outcomes: dict[str, _Outcome] = {}
-        for (material, chunk), (result, stats, failure) in zip(tasks, results, strict=True):
+        for (material, chunk), call in zip(tasks, results, strict=True):
             outcome = outcomes.setdefault(material.path, _Outcome())
-            outcome.stats.add(stats)
-            if failure is not None and outcome.failure is None:
+            outcome.stats.add(call.stats)
+            outcome.unreachable = outcome.unreachable or call.unreachable
+            if call.failure is not None and outcome.failure is None:
                 where = f"part {chunk.index} of {chunk.total}: " if chunk.total > 1 else ""
-                outcome.failure = where + failure
-            if result is not None:
-                outcome.extractions.append(result)
+                outcome.failure = where + call.failure
+            if call.answer is not None:
+                outcome.extractions.append(call.answer)
         return outcomes
 
+    def _fell_back(self, outcomes: dict[str, _Outcome], total: int) -> None:
+        """The server could not be reached: one warning, and the reason the brief's notice gives."""
+        reason = next((o.failure for o in outcomes.values() if o.unreachable and o.failure), None)
+        self.fallback = f"the model server at {self.settings.shown_url} could not be reached: {reason}"
+        log.warning(
+            "%s; %d of %d materials were read by the rules alone, and the brief says so",
+            self.fallback,
+            len(self.fallback_paths),
+            total,
+        )
+
     def produce(self, kb: KB, doc: KnowledgeDoc) -> Production:
-        """One extraction per read material; a material that keeps failing is listed in ``failures``."""
+        """One extraction per read material; a material that keeps failing is listed in ``failures``; when the
+        server cannot be reached, the materials not read are in ``fallback_paths`` and why in ``fallback``."""
         self.interrupted = False
+        self.fallback, self.fallback_paths = "", []
         # an empty material sends no request and yields no object
         materials = [m for m in kb.materials if m.status is MaterialStatus.read and m.text.strip()]
         outcomes: dict[str, _Outcome] = {}
@@ -382,6 +427,9 @@ class LLMProducer:
             production.model = production.model or outcome.stats.model
             if outcome.cached:
                 usage.cache_hits += 1
+            if outcome.unreachable:  # read all the same: by the rules alone (the brief's notice says so)
+                self.fallback_paths.append(material.path)
+                continue
             if outcome.failure is not None:
                 production.failures[material.path] = outcome.failure
                 continue
@@ -396,6 +444,9 @@ class LLMProducer:
         usage.failures = len(production.failures)
         production.usage = usage
         production.interrupted = self.interrupted
+        production.model = production.model or self.settings.model  # no answer came: the model configured
+        if self.fallback_paths:
+            self._fell_back(outcomes, len(materials))
         log.info(
             "llm: %d materials, %d calls (%d retries), %d+%d tokens, %d cache hits, %d failed",
             len(materials),

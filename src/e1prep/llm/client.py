@@ -5,6 +5,8 @@ Two retry layers, counted separately:
 * transient HTTP failures (timeouts, connection resets, 408/409/429, 5xx, a body that is not
   JSON) are retried here with exponential backoff and jitter; the openai client's own retries
   are switched off so that every attempt is counted;
+* a server nobody can reach (a refused connection, an unknown host) is not retried at all: the
+  call raises ``ServerUnreachable`` at once, and the backend stops asking (``is_unreachable``);
 * an answer that does not validate against the response model is re-asked by instructor, at
   most ``max_reasks`` times.
 
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -79,6 +82,10 @@ class ExtractionFailed(ModelCallError):
         super().__init__(reason)
 
 
+class ServerUnreachable(ExtractionFailed):
+    """Nothing answered at the base URL (connection refused, unknown host): no other call will fare better."""
+
+
 def _chain(exc: BaseException) -> Iterator[BaseException]:
     seen: set[int] = set()
     current: BaseException | None = exc
@@ -93,9 +100,38 @@ def no_recording(exc: BaseException) -> bool:
     return any(type(e).__name__ == _NO_RECORDING for e in _chain(exc))
 
 
+def is_unreachable(exc: BaseException) -> bool:
+    """Did the connection itself fail (refused, unknown host, no route), not a timeout or a reset?
+
+    Nobody is listening at the base URL: waiting and asking again only delays the user (issue 25).
+    The HTTP stack's ``ConnectError`` (httpx, httpcore or their forks) is matched by name, so the
+    check does not depend on which of them the openai client ships with.
+    """
+    if no_recording(exc):
+        return False
+    for cause in _chain(exc):
+        if isinstance(cause, openai.APITimeoutError | TimeoutError):
+            return False
+        if isinstance(cause, ConnectionRefusedError | socket.gaierror):
+            return True
+        if any(k.__name__ == "ConnectError" for k in type(cause).__mro__):
+            return True
+    return False
+
+
+def unreachable_reason(exc: BaseException) -> str:
+    """Why nothing answered, in a few words: "connection refused", "unknown host", or the root error."""
+    root = list(_chain(exc))[-1]
+    if isinstance(root, ConnectionRefusedError):
+        return "connection refused"
+    if isinstance(root, socket.gaierror):
+        return f"unknown host ({_short(str(root.strerror or root), 80)})"
+    return f"{type(root).__name__}: {_short(str(root), 120)}"
+
+
 def is_transient(exc: BaseException) -> bool:
     """Worth another try after a pause: timeouts, resets, rate limits, server errors, broken bodies."""
-    if no_recording(exc):
+    if no_recording(exc) or is_unreachable(exc):
         return False
     if isinstance(exc, openai.APIStatusError):
         return exc.status_code in _RETRY_STATUS or exc.status_code >= 500
@@ -236,10 +272,20 @@ class LLMClient:
         return create
 
     def extract(
-        self, response_model: type[T], messages: list[dict[str, str]], *, label: str = ""
+        self,
+        response_model: type[T],
+        messages: list[dict[str, str]],
+        *,
+        label: str = "",
+        stats: CallStats | None = None,
     ) -> tuple[T, CallStats]:
-        """Ask for one ``response_model``; raise ``ExtractionFailed`` (with its cost) when it cannot be had."""
-        stats = CallStats()
+        """Ask for one ``response_model``; raise ``ExtractionFailed`` (with its cost) when it cannot be had,
+        ``ServerUnreachable`` at once when nothing answers at the base URL.
+
+        ``stats``: count into this object as the calls are made, so that a caller interrupted while
+        this call is in flight still knows what it cost.
+        """
+        stats = stats if stats is not None else CallStats()
         patched = instructor.patch(create=self._raw_create(stats, label or "extract"), mode=self.mode)
         try:
             result = patched(
@@ -251,6 +297,8 @@ class LLMClient:
                 max_tokens=self.settings.max_tokens,
             )
         except Exception as exc:
+            if is_unreachable(exc):
+                raise ServerUnreachable(self.redact(unreachable_reason(exc)), stats) from exc
             reason = self.redact(describe(exc))
             if stats.reasks and "did not validate" in reason:
                 reason += f" (after {stats.reasks} re-asks)"

@@ -53,6 +53,20 @@ class LLMSettings:
         return self.mode if self.mode != "auto" else default_mode(self.base_url)
 
     @property
+    def shown_url(self) -> str:
+        """The base URL as messages and the brief show it: without a ``user:password@`` or a query."""
+        parts = urlsplit(self.base_url)
+        host = parts.hostname or ""
+        if ":" in host:
+            host = f"[{host}]"
+        try:
+            port = parts.port
+        except ValueError:
+            port = None
+        netloc = host + (f":{port}" if port is not None else "")
+        return f"{parts.scheme}://{netloc}{parts.path}"
+
+    @property
     def is_openai(self) -> bool:
         return (urlsplit(self.base_url).hostname or "").endswith("openai.com")
 
