@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import secrets
 import signal
 import stat
@@ -87,11 +88,14 @@ def _null_device(st: os.stat_result) -> bool:
     return stat.S_ISCHR(st.st_mode) and stat.S_ISCHR(null.st_mode) and st.st_rdev == null.st_rdev
 
 
-def special_kind(st: os.stat_result) -> str | None:
+def special_kind(st: os.stat_result, *, inherited: bool = False) -> str | None:
     """What a file that is not a regular file is, when an output may not go there; None when it may
-    (a regular file, the null device, the run's own stdout or stderr). A FIFO nobody reads would block
-    the run for ever, and a device is not a file to keep a brief in."""
+    (a regular file, the null device, the run's own stdout or stderr, or a pipe this process was handed
+    open: ``>(jq .)``'s ``/dev/fd/N``). A FIFO nobody reads would block the run for ever, and a device
+    is not a file to keep a brief in."""
     if stat.S_ISREG(st.st_mode) or _null_device(st) or _own_stream(st):
+        return None
+    if inherited and (stat.S_ISFIFO(st.st_mode) or stat.S_ISSOCK(st.st_mode)):
         return None
     return next((name for test, name in _SPECIAL_KINDS if test(st.st_mode)), "not a regular file")
 
@@ -145,6 +149,21 @@ def check_targets(
         _check_file(t, real)
 
 
+_OPEN_DESCRIPTOR = re.compile(r"/(?:dev/fd|proc/self/fd)/(\d+)")
+
+
+def _inherited(path: str | Path) -> bool:
+    """Whether ``path`` names a descriptor this process already holds open (no open can block on it)."""
+    m = _OPEN_DESCRIPTOR.fullmatch(str(path))
+    if m is None:
+        return False
+    try:
+        os.fstat(int(m.group(1)))
+    except (OSError, ValueError, OverflowError):
+        return False
+    return True
+
+
 def _check_file(t: Target, real: Path) -> None:
     """The target itself: a regular file or a new name in a writable folder, never a folder, FIFO or device.
 
@@ -158,7 +177,7 @@ def _check_file(t: Target, real: Path) -> None:
         raise InputError(t.path, f"{t.option}: cannot be used ({exc.strerror})") from None
     if st is not None and stat.S_ISDIR(st.st_mode):
         raise InputError(t.path, f"{t.option} is a folder; give a file path")
-    if st is not None and (kind := special_kind(st)) is not None:
+    if st is not None and (kind := special_kind(st, inherited=_inherited(t.path))) is not None:
         raise InputError(t.path, f"{t.option} is {kind}, not a regular file; give a file path (or - for stdout)")
     if st is None or stat.S_ISREG(st.st_mode):
         parent = real.parent
@@ -281,7 +300,7 @@ def _write_direct(path: Path, text: str) -> None:
     """
     fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     try:
-        kind = special_kind(os.fstat(fd))
+        kind = special_kind(os.fstat(fd), inherited=_inherited(path))
         if kind is not None:
             raise OSError(errno.EINVAL, f"is {kind}, not a regular file")
         os.set_blocking(fd, True)
