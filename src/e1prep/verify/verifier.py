@@ -20,10 +20,10 @@ from ..brief.models import (
     field_or,
 )
 from ..read.numbers import normalize, scan
-from .citations import _carried
 from .claims import Claims, _texts
 from .disposition import Settler
-from .grounding import _FUNCTION_WORDS, _KEY_WORD, _Cited
+from .grounding import _FUNCTION_WORDS, _KEY_WORD
+from .indexes import NOTHING, Carried
 from .report import Report
 from .whole import check_brief
 
@@ -107,8 +107,8 @@ class Verifier(Claims):
         citations = obj.numbers
         for n, cite in enumerate(citations):
             out += self._citation(f"{path}.numbers[{n}]", cite, obj)
-        # what each citation carries, once per object (distinct ones only)
-        cited = list({_carried(c): None for c in citations})
+        # what each citation carries, once per object (distinct ones only), indexed by numeral and value
+        cited = self._carried_of(citations)
         for field_path, text in _texts(path, obj):
             out += self._text_checked(field_path, text, obj, cited)
         out += self._key_numbers(path, obj, cited)
@@ -166,7 +166,7 @@ class Verifier(Claims):
                 out.append(Violation(path=f"{path}.sources", rule="source-empty", text=src, reason=reason))
         return out
 
-    def _key_numbers(self, path: str, obj: Increment | Refresh | Contradiction, cited: list[_Cited]) -> list[Violation]:
+    def _key_numbers(self, path: str, obj: Increment | Refresh | Contradiction, cited: Carried) -> list[Violation]:
         """A key is the item's title as its material writes it; a number in a key no source writes so
         (``DeepInfer 吞吐 977 倍``) needs a citation like any other."""
         src, _, line = obj.key.rpartition(":")
@@ -245,7 +245,7 @@ class Verifier(Claims):
             reason = "occurs in none of the anchor's sources nor the living document"
             out.append(Violation(path=f"{path}.key", rule="key-ungrounded", text=key, reason=reason))
         if anchor.title:
-            out += self.check_text(f"{path}.title", anchor.title, grounds, [])
+            out += self.check_text(f"{path}.title", anchor.title, grounds, NOTHING)
         for n, section in enumerate(anchor.sections):
             if not self.section_exists(section):
                 reason = "no such section in the living document"
