@@ -150,9 +150,9 @@ class Citations(Grounding):
     def _bears(self, facts: MaterialFacts, cite: NumberCitation) -> bool:
         """The cited number stands in its material: as written, or by value on the cited line (a card's
         ``stars_weekly: 63`` bears ``+63``; ``0.23.0`` bears ``0.23``)."""
-        if facts.contains(cite.text):
-            return True
         line = cite.source.line_start
+        if facts.contains(cite.text, line):
+            return True
         if line is not None and 0 < line <= facts.line_count:
             last = min(cite.source.line_end or line, facts.line_count)
             raw = "\n".join(facts.raw_line(n) for n in range(line - 1, last))

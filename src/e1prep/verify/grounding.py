@@ -6,6 +6,7 @@ from __future__ import annotations
 import bisect
 import re
 import unicodedata
+from collections.abc import Iterable
 
 from ..brief.models import (
     Contradiction,
@@ -333,6 +334,22 @@ class Grounding:
             names = self._ungrounded[key] = self._ungrounded_names(text, grounds)
         reason = "found in none of the object's sources nor the living document"
         return [Violation(path=path, rule="name-ungrounded", text=name, reason=reason) for name in names]
+
+    def learn_names(self, texts: Iterable[str]) -> None:
+        """Whether each name-like word of many texts occurs in each read material, found in one pass over
+        each material (``MaterialFacts.learn_names``), before the texts are checked one by one."""
+        names: set[str] = set()
+        for text in texts:
+            bare = self.bookkeeping.pattern.sub(" ", _blank_urlish(text))
+            found = [m.group(1) or m.group(2) for m in _BRACKET.finditer(bare)]
+            found += [m.group(0).rstrip(".") for m in _NAME_WORD.finditer(bare)]
+            found += [m.group(0) for m in _CAPITALISED.finditer(bare)]
+            for name in found:
+                name = name.strip()
+                names.add(name)
+                names.update(part for part in name.split("/") if part)
+        for facts in self.batch:
+            facts.learn_names(names)
 
     def _ungrounded_names(self, text: str, grounds: list[MaterialFacts]) -> tuple[str, ...]:
         out: list[str] = []

@@ -8,6 +8,7 @@ the material line the number stands on.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from ..brief.models import (
     Anchor,
@@ -50,11 +51,26 @@ def _once_per_name(violations: list[Violation]) -> list[Violation]:
     return out
 
 
+def _all_texts(brief: Brief) -> Iterator[str]:
+    """Every text of the brief a check reads for names: its objects' fields, and the brief's own sentences."""
+    for name in ("increments", "refreshes", "contradictions"):
+        for n, obj in enumerate(getattr(brief, name)):
+            yield obj.key
+            yield from (text for _, text in _texts(f"{name}[{n}]", obj))
+    for anchor in brief.anchors:
+        yield from (anchor.key, anchor.title or "")
+    yield brief.judgement or ""
+    yield from (action.text for action in brief.actions)
+    for entry in brief.excluded:
+        yield from (entry.reason, *entry.members)
+
+
 class Verifier(Claims):
     """Checks brief objects against the KB the brief was drafted from."""
 
     def verify(self, brief: Brief) -> Report:
         report = Report()
+        self.learn_names(_all_texts(brief))
         for name in ("increments", "refreshes", "contradictions", "anchors"):
             for n, obj in enumerate(getattr(brief, name)):
                 report.violations += self.check_object(f"{name}[{n}]", obj)
