@@ -4,6 +4,8 @@ the material one of the object's own and the line in the item it speaks of, the 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from functools import lru_cache
 
 from ..brief.models import (
     Contradiction,
@@ -19,15 +21,74 @@ from ..read.markers import strictest
 from ..read.notes import NoteItem
 from ..read.numbers import number_cores, occurs_in, scan
 from .facts import MaterialFacts
-from .grounding import _KEY_WORD, _NAME_LIKE, _PARAMETER, Grounding, _Cited
-from .values import bears, carries, hidden, values
+from .grounding import _KEY_WORD, _NAME_LIKE, _PARAMETER, Grounding
+from .indexes import Carried, Cited, CitedIndex, Spans
+from .values import Value, bears, hidden, values
 
 _VERSION = re.compile(r"v?(\d+\.\d+)(?:\.0)?")
 
 
-def _carried(cite: NumberCitation) -> _Cited:
+def _carried(cite: NumberCitation) -> Cited:
     """What a citation carries: the numerals of its number, and their values."""
-    return frozenset(number_cores(cite.text)), values(cite.text)
+    return _carried_text(cite.text)
+
+
+@lru_cache(maxsize=1 << 16)  # one citation is read for its object's claims, its key points and the brief's
+def _carried_text(text: str) -> Cited:
+    """What a number as written carries (``_carried``): one frozen set and one tuple for every citation of it."""
+    return frozenset(number_cores(text)), values(text)
+
+
+#: a number of a key point as the binding asks for it: its numerals, and its values
+_Wanted = tuple[frozenset[str], tuple[Value, ...]]
+
+
+class _PointLevels:
+    """The citations of one increment, indexed once, and what keeps each number of its key points out of
+    them: every number is bound by lookups, and each citation's level is read once, not once per number
+    bound to it (a thousand identical bullets cite one line a thousand times)."""
+
+    def __init__(self, citations: Sequence[NumberCitation], facts: dict[str, MaterialFacts]) -> None:
+        self.citations = citations
+        self.facts = facts
+        self.index = CitedIndex([_carried(c) for c in citations])
+        self._levels: dict[int, EvidenceLevel | None] = {}
+        self._found: dict[_Wanted, EvidenceLevel | None] = {}
+
+    def level(self, cores: frozenset[str], wanted: tuple[Value, ...]) -> EvidenceLevel | None:
+        """The level that keeps a number out of the key points (None: quotable), once per distinct number."""
+        key = (cores, wanted)
+        if key not in self._found:
+            self._found[key] = self._unquotable(self._binding(cores, wanted))
+        return self._found[key]
+
+    def _binding(self, cores: frozenset[str], wanted: tuple[Value, ...]) -> list[int]:
+        """The citations (in order) that carry every value of a number, or hold all its numerals."""
+        bound: set[int] = set()
+        if wanted:
+            bound = set.intersection(*(set(self.index.carrying(w)) for w in wanted))
+        if cores:
+            bound |= self.index.holding(cores)
+        return sorted(bound)
+
+    def _read(self, n: int) -> EvidenceLevel | None:
+        """The level citation ``n``'s material states for its number on its line, read once."""
+        if n not in self._levels:
+            cite = self.citations[n]
+            self._levels[n] = self.facts[cite.source.path].level_of(cite.text, cite.source.line_start)
+        return self._levels[n]
+
+    def _unquotable(self, bound: list[int]) -> EvidenceLevel | None:
+        """The level that keeps a number bound to citations ``bound`` out of the key points (None:
+        quotable): every citation says it is not quotable, or its line is read below verified (a card's
+        count aside)."""
+        binding = [self.citations[n] for n in bound]
+        levels = [self._read(n) for n in bound if self.citations[n].source.path in self.facts]
+        low = [lvl for lvl in levels if lvl is not None and not lvl.quotable and lvl is not EvidenceLevel.card]
+        if not ((binding and all(not c.quotable or not c.evidence.quotable for c in binding)) or low):
+            return None
+        stated = [c.evidence for c in binding if not c.evidence.quotable]
+        return strictest(*low, *stated) if low or stated else EvidenceLevel.unverified
 
 
 class Citations(Grounding):
@@ -89,9 +150,9 @@ class Citations(Grounding):
     def _bears(self, facts: MaterialFacts, cite: NumberCitation) -> bool:
         """The cited number stands in its material: as written, or by value on the cited line (a card's
         ``stars_weekly: 63`` bears ``+63``; ``0.23.0`` bears ``0.23``)."""
-        if facts.contains(cite.text):
-            return True
         line = cite.source.line_start
+        if facts.contains(cite.text, line):
+            return True
         if line is not None and 0 < line <= facts.line_count:
             last = min(cite.source.line_end or line, facts.line_count)
             raw = "\n".join(facts.raw_line(n) for n in range(line - 1, last))
@@ -202,22 +263,17 @@ class Citations(Grounding):
         """A number read at a non-quotable level must not be a finding in the key points (written in
         digits or not: ``一百五十五万亿`` is the vendor's ``155 万亿``)."""
         out = []
-        cited = [(c, _carried(c)) for c in inc.numbers]
+        bound = _PointLevels(inc.numbers, self.facts)
         for n, point in enumerate(inc.points):
-            skip = [*self.bookkeeping.spans(point), *(m.span(1) for m in _PARAMETER.finditer(point))]
+            skip = Spans.of([*self.bookkeeping.spans(point), *(m.span(1) for m in _PARAMETER.finditer(point))])
             found = [
-                (tok.text, set(tok.cores), values(tok.text))
+                (tok.text, frozenset(tok.cores), values(tok.text))
                 for tok in scan(point)
-                if tok.kind == "quantity" and not any(a <= tok.start < b for a, b in skip)
+                if tok.kind == "quantity" and not skip.cover(tok.start)
             ]
-            found += [(said, set(), (value,)) for start, _end, said, value in hidden(point)]
+            found += [(said, frozenset(), (value,)) for start, _end, said, value in hidden(point)]
             for said, cores, wanted in found:
-                binding = [
-                    c
-                    for c, (numerals, held) in cited
-                    if (wanted and all(carries(held, w) for w in wanted)) or (cores and cores <= numerals)
-                ]
-                level = self._unquotable(binding)
+                level = bound.level(cores, wanted)
                 if level is not None:
                     reason = "read at a non-quotable level; belongs in the evidence boundary"
                     out.append(
@@ -231,16 +287,11 @@ class Citations(Grounding):
                     )
         return out
 
-    def _unquotable(self, binding: list[NumberCitation]) -> EvidenceLevel | None:
-        """The level that keeps a number bound to ``binding`` out of the key points (None: quotable): every
-        citation says it is not quotable, or its line is read below verified (a card's count aside)."""
-        levels = [
-            self.facts[c.source.path].level_of(c.text, c.source.line_start)
-            for c in binding
-            if c.source.path in self.facts
-        ]
-        low = [lvl for lvl in levels if lvl is not None and not lvl.quotable and lvl is not EvidenceLevel.card]
-        if not ((binding and all(not c.quotable or not c.evidence.quotable for c in binding)) or low):
-            return None
-        stated = [c.evidence for c in binding if not c.evidence.quotable]
-        return strictest(*low, *stated) if low or stated else EvidenceLevel.unverified
+    def _carried_of(self, citations: Sequence[NumberCitation]) -> Carried:
+        """What an object's citations carry, each distinct entry once, indexed (one index for the same
+        entries: the memo of checked texts then finds it by identity)."""
+        entries = tuple(dict.fromkeys(_carried(c) for c in citations))
+        found = self._carried.get(entries)
+        if found is None:
+            found = self._carried[entries] = Carried(entries)
+        return found

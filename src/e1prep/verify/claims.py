@@ -23,8 +23,9 @@ from ..read.numbers import NumberToken, number_cores, scan
 from .citations import Citations, _carried
 from .disposition import blank_marked
 from .facts import MaterialFacts
-from .grounding import _MEMO_TEXTS, _PARAMETER, _Cited
-from .values import Value, carries, digits_alike, hidden, values
+from .grounding import _MEMO_TEXTS, _PARAMETER
+from .indexes import Carried, Spans
+from .values import Value, hidden, values
 
 # names are bounded (200 characters): an unbounded lazy \S+? rescans a long token from every start (quadratic)
 _HIT_CLAIM = re.compile(r"「([^「」]{1,200})」\s*=?\s*(\d+)\s*命中|(\S{1,200}?)\s*=\s*(\d+)\s*命中")
@@ -105,7 +106,7 @@ def _texts(path: str, obj: Any) -> Iterator[tuple[str, str]]:
 class Claims(Citations):
     """The checks of every text of an object or of the brief, claim by claim."""
 
-    def carried_by(self, brief: Brief) -> list[_Cited]:
+    def carried_by(self, brief: Brief) -> Carried:
         """What every citation of the brief carries, and the brief's own counts (its objects, excluded
         items, materials): the brief's own sentences may restate any of it."""
         counts = {
@@ -139,9 +140,9 @@ class Claims(Citations):
                     numerals, found = _carried(c)
                     cores |= numerals
                     held.update(dict.fromkeys(found))
-        return [(frozenset(cores), tuple(held))]
+        return Carried([(frozenset(cores), tuple(held))])
 
-    def check_text(self, path: str, text: str, grounds: list[MaterialFacts], carried: list[_Cited]) -> list[Violation]:
+    def check_text(self, path: str, text: str, grounds: list[MaterialFacts], carried: Carried) -> list[Violation]:
         """A text that belongs to no object, checked as an object's would be."""
         text = blank_marked(text)
         return self._text(path, text, grounds, carried) if text.strip() else []
@@ -151,7 +152,7 @@ class Claims(Citations):
         return self._object_level(path, entry)
 
     def _text_checked(
-        self, path: str, text: str, obj: Increment | Refresh | Contradiction, cited: list[_Cited]
+        self, path: str, text: str, obj: Increment | Refresh | Contradiction, cited: Carried
     ) -> list[Violation]:
         """``_text``, remembered for a text checked against the same sources and citations (a batch
         repeats its sentences in object after object; a grouped line's members are read each time)."""
@@ -166,11 +167,12 @@ class Claims(Citations):
             if any(c.isdigit() for c in obj.key)
             else ()
         )
-        key = (text, tuple(obj.sources), tuple(cited), own)
+        key = (text, tuple(obj.sources), cited, own)
         found = self._checked.get(key)
         if found is None:
             if len(self._checked) >= _MEMO_TEXTS:  # bounded, as the names' memo
                 self._checked.clear()
+                self._carried.clear()
             found = self._checked[key] = tuple(
                 (v.rule, v.text, v.reason) for v in self._text("", text, self._grounds(obj), cited, own=list(own))
             )
@@ -181,16 +183,16 @@ class Claims(Citations):
         path: str,
         text: str,
         grounds: list[MaterialFacts],
-        cited: list[_Cited],
+        cited: Carried,
         members: list[str] | None = None,
         own: list[tuple[int, int]] | None = None,
     ) -> list[Violation]:
         """One text's claims checked against its grounds and what its object's citations carry;
         ``own``: where the text repeats the object's own versioned name (``own_name_spans``)."""
         out: list[Violation] = []
-        carried = list(cited)
+        carried = cited
         if members:  # a grouped registration states its own size
-            carried.append((frozenset({str(len(members))}), (Value(float(len(members)), None, None),)))
+            carried = cited.plus((frozenset({str(len(members))}), (Value(float(len(members)), None, None),)))
         # what needs no citation: a hit count (checked against a fresh search), bookkeeping, the
         # names of a grouped registration's members (each checked as grounded)
         skip = [*self.bookkeeping.spans(text), *(m.span(1) for m in _SECTION_RANGE.finditer(text))]
@@ -206,8 +208,9 @@ class Claims(Citations):
         if members:
             skip += _spans_of(text, members)
         out += self._hit_claims(path, text)
+        skipped = Spans.of(skip)
         for tok in scan(text):
-            if any(a <= tok.start < b for a, b in skip):
+            if skipped.cover(tok.start):
                 continue
             if tok.kind == "quantity" or (tok.type == "ordinal" and _large(tok.text)):
                 out += self._quantity(path, tok, carried)
@@ -233,7 +236,7 @@ class Claims(Citations):
                         reason="found in none of the object's sources nor the living document",
                     )
                 )
-        out += self._hidden(path, text, skip, carried)
+        out += self._hidden(path, text, skipped, carried)
         reported = {v.text for v in out}
         out += [v for v in self._names_in(path, text, grounds) if v.text not in reported]
         for url in URL_RE.findall(text):
@@ -253,27 +256,27 @@ class Claims(Citations):
                 out.append(Violation(path=path, rule="identifier-ungrounded", text=m.group(0), reason=reason))
         return out
 
-    def _hidden(self, path: str, text: str, skip: list[tuple[int, int]], carried: list[_Cited]) -> list[Violation]:
+    def _hidden(self, path: str, text: str, skip: Spans, carried: Carried) -> list[Violation]:
         """Numbers written without digits (``三倍``, ``一百五十五万亿``, ``② 倍``) need a citation too."""
         out = []
         for start, _end, said, value in hidden(text):
-            if any(a <= start < b for a, b in skip) or any(carries(c[1], value) for c in carried):
+            if skip.cover(start) or carried.carries(value):
                 continue
-            alike = any(digits_alike(value.amount, v.amount) for c in carried for v in c[1])
+            alike = carried.alike(value.amount)
             rule = "number-mismatch" if alike else "quantity-uncited"
             out.append(Violation(path=path, rule=rule, text=said, reason="a number written without digits"))
         return out
 
-    def _quantity(self, path: str, tok: NumberToken, carried: list[_Cited]) -> list[Violation]:
+    def _quantity(self, path: str, tok: NumberToken, carried: Carried) -> list[Violation]:
         """A quantity is bound to a citation that carries its value; one that only shares its digits
         with a citation (another unit, magnitude, sign or kind) is a different number."""
         wanted = values(tok.text)
-        if wanted and all(any(carries(c[1], w) for c in carried) for w in wanted):
+        if wanted and all(carried.carries(w) for w in wanted):
             return []
-        cores = set(tok.cores)
-        if not wanted and any(cores <= c[0] for c in carried):
+        cores = frozenset(tok.cores)
+        if not wanted and carried.holds(cores):
             return []
-        if wanted and any(cores <= c[0] for c in carried):
+        if wanted and carried.holds(cores):
             reason = "its digits are cited, but as another number (unit, magnitude, sign or kind differ)"
             return [Violation(path=path, rule="number-mismatch", text=tok.text, reason=reason)]
         reason = "no number citation of this object carries it"

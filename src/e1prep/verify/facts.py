@@ -95,6 +95,8 @@ class MaterialFacts:
     _joined: dict[str, tuple[str, list[int]]] = field(default_factory=dict)
     _contains: dict[str, bool] = field(default_factory=dict)
     _dates: set[Day] | None = None
+    #: whether a name (its needle: normalised, case-folded) occurs: found for many at once (``learn_names``)
+    _named: dict[str, bool] = field(default_factory=dict)
 
     @property
     def line_count(self) -> int:
@@ -253,7 +255,22 @@ class MaterialFacts:
             first, last = max(near[0], 1), min(near[1], self.line_count)
             if any(needle in self.line(n - 1).casefold() for n in range(first, last + 1)):
                 return True
-        return needle in self.folded or needle in self.material.path.casefold()
+        found = self._named.get(needle)
+        if found is None:  # one search of the whole text (a name not learnt beforehand)
+            found = needle in self.folded or needle in self.material.path.casefold()
+        return found
+
+    def learn_names(self, names: Iterable[str]) -> None:
+        """Whether each of many names occurs, found in one pass over the text (``names_all``) and kept for
+        ``names``: a search of the whole text per name would be one pass per name."""
+        fresh: dict[str, str] = {}
+        for name in names:
+            needle = normalize_line(name).casefold()
+            if needle and needle not in self._named:
+                fresh.setdefault(needle, name)
+        found = self.names_all(list(fresh.values()))
+        for needle, name in fresh.items():
+            self._named[needle] = name in found
 
     def names_all(self, names: list[str]) -> set[str]:
         """Those of many ``names`` that occur in the material or its file name: ``names`` for each, in
@@ -348,19 +365,40 @@ class MaterialFacts:
         core = max(cores, key=len)
         return core, list(filed(self.core_index, core))
 
-    def contains(self, needle: str) -> bool:
-        """``occurs_in`` over the material, looking only at the lines that hold the needle's numeral."""
+    def contains(self, needle: str, line: int | None = None) -> bool:
+        """``occurs_in`` over the material, looking only at the lines that hold the needle's numeral.
+        ``line`` (1-based, where a citation says it stands) is tried first: one of those lines that holds
+        it answers at once, where trying them in order costs one try per line that holds the numeral."""
         found = self._contains.get(needle)
         if found is None:
-            found = self._contains[needle] = self._lookup(needle)
+            if line is not None and self._holds_on(needle, line - 1):
+                found = self._contains[needle] = True
+            else:
+                found = self._contains[needle] = self._lookup(needle)
         return found
+
+    def _holds_on(self, needle: str, n: int) -> bool:
+        """Whether 0-based line ``n`` is filed under the needle's longest numeral and holds the needle."""
+        cores = number_cores(needle)
+        if not cores or not 0 <= n < self.line_count:
+            return False
+        core = max(cores, key=len)
+        key = hash_key(core) | n
+        at = bisect.bisect_left(self.core_index, key)
+        return at < len(self.core_index) and self.core_index[at] == key and self._holds(needle, core, self.line(n))
+
+    @staticmethod
+    def _holds(needle: str, core: str, line: str) -> bool:
+        """The needle stands on a line that holds its numeral (a line of another numeral filed under the
+        same hash bits is passed over: ``0.`` stands in ``0.0``, whose numeral is not ``0``)."""
+        return occurs_in(needle, line) and core in line_cores(line)
 
     def _lookup(self, needle: str) -> bool:
         filed = self._candidates(needle)
         if filed is None:
             return occurs_in(needle, self.normalized)
         core, candidates = filed
-        if any(occurs_in(needle, self.line(n)) for n in candidates):
+        if any(self._holds(needle, core, self.line(n)) for n in candidates):
             return True
         # on no line whole: across a line break only if its numeral stands on some line at all
         return any(core in line_cores(self.line(n)) for n in candidates) and occurs_in(needle, self.normalized)

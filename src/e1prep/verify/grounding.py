@@ -3,8 +3,10 @@ hit counts, looked up once per batch (the state every check reads)."""
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
+from collections.abc import Iterable
 
 from ..brief.models import (
     Contradiction,
@@ -25,7 +27,8 @@ from ..text.lexicon import lexicon
 from ..text.regexgate import guarded
 from .bookkeeping import Bookkeeping
 from .facts import MaterialFacts, filed, packed
-from .values import Value, date_of
+from .indexes import Carried, Cited
+from .values import date_of
 
 #: name-like words: compounds joined by - _ . / (``nvidia_flake8_2019``, ``recursive-oss/rec``),
 #: words mixing letters and digits (``flake8``), and bracketed labels (``[flake8]``, ``【X】``)
@@ -37,6 +40,63 @@ _NAME_WORD = guarded(
 )
 _BRACKET = re.compile(r"\[([^\[\]\n]{1,60})\](?!\()|【([^【】\n]{1,60})】")
 _URLISH = re.compile(r"(?:https?://|www\.)\S+|\S+\.(?:md|json|ya?ml|txt)\b|§\s*\d+(?:\.\d+)*")
+#: ``_URLISH`` less its file-name branch, and that branch's end (``_blank_urlish`` joins them)
+_URL_OR_SECTION = re.compile(r"(?:https?://|www\.)\S+|§\s*\d+(?:\.\d+)*")
+_FILE_END = re.compile(r"\.(?:md|json|ya?ml|txt)\b")
+_RUN = re.compile(r"\S+")
+
+
+def _blank_urlish(text: str) -> str:
+    """``_URLISH.sub(" ", text)`` in linear time: its branch ``\\S+\\.md`` rescans a word to its end from
+    every place of the word where it fails (seconds for a claim that lists ten thousand numbers)."""
+    if _FILE_END.search(text) is None:  # the file-name branch cannot match: the rest is linear
+        return _URL_OR_SECTION.sub(" ", text)
+    out, at = [], 0
+    for start, end in _urlish_spans(text):
+        out += [text[at:start], " "]
+        at = end
+    out.append(text[at:])
+    return "".join(out)
+
+
+def _urlish_spans(text: str) -> list[tuple[int, int]]:
+    """``_URLISH.finditer``'s spans. Its file-name branch matches at a place of a word (a run of
+    non-spaces) when a file ending (``.md``) begins after it in that word, and ends after the word's last
+    one: each word's last ending is found once; the other branches are searched as they are."""
+    runs = [m.span() for m in _RUN.finditer(text)]
+    starts = [a for a, _ in runs]
+    last: dict[int, tuple[int, int]] = {}  # per word: where its last file ending begins and ends
+    for m in _FILE_END.finditer(text):
+        last[bisect.bisect_right(starts, m.start()) - 1] = m.span()
+    #: the words whose file-name branch matches from their first character
+    whole = sorted(n for n, (dot, _) in last.items() if dot > starts[n])
+
+    def file_from(pos: int) -> tuple[int, int] | None:
+        """The file-name branch's first match at or after ``pos``."""
+        n = bisect.bisect_right(starts, pos) - 1
+        if n >= 0 and pos < runs[n][1] and n in last and last[n][0] > pos:  # within a word that holds one
+            return pos, last[n][1]
+        k = bisect.bisect_right(whole, n)
+        return (starts[whole[k]], last[whole[k]][1]) if k < len(whole) else None
+
+    spans: list[tuple[int, int]] = []
+    pos, other = 0, _URL_OR_SECTION.search(text)
+    while True:
+        if other is not None and other.start() < pos:
+            other = _URL_OR_SECTION.search(text, pos)
+        named = file_from(pos)
+        # at one place the branches are tried in order: a URL, then a file name, then a section
+        if named is not None and (
+            other is None or named[0] < other.start() or (named[0] == other.start() and other.group().startswith("§"))
+        ):
+            spans.append(named)
+        elif other is not None:
+            spans.append(other.span())
+        else:
+            return spans
+        pos = spans[-1][1]
+
+
 #: the tool's own vocabulary (material kinds, evidence levels, contradiction kinds) needs no source
 _VOCABULARY = frozenset(
     {k.value for k in MaterialKind} | {k.value for k in EvidenceLevel} | {k.value for k in ContradictionKind}
@@ -63,13 +123,11 @@ _ARXIV_ID = re.compile(r"\d{4}\.\d{4,5}(?:v\d+)?")
 _SECTION_ID = re.compile(r"(?:§|\bSection\s?|\bSec\.\s?|章节\s?)(\d+(?:\.\d+)*)", re.I)
 #: texts whose ungrounded names the verifier remembers at a time
 _MEMO_TEXTS = 4096
-#: what one citation carries: its numerals, and their values
-_Cited = tuple[frozenset[str], tuple[Value, ...]]
-#: a text checked for an object: the text, the object's sources, what its citations carry
 #: the terms of a fact: versions (``0.5.20``, ``v0.30``), identifiers with digits, Latin words of four letters+
 _FACT_TERM = re.compile(r"[vV]?\d+(?:\.\d+)+|[A-Za-z][\w.\-]*\d[\w.\-]*|[A-Za-z][A-Za-z\-]{3,}")
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]{4,}")
-_TextKey = tuple[str, tuple[str, ...], tuple[_Cited, ...], tuple[tuple[int, int], ...]]
+#: a text checked for an object: the text, the object's sources, what its citations carry, its own name's spans
+_TextKey = tuple[str, tuple[str, ...], Carried, tuple[tuple[int, int], ...]]
 #: a name squashed shorter than this is too common a string to be searched without its spacing
 _SQUASHED_MIN = 6
 
@@ -108,6 +166,9 @@ class Grounding:
         self._ungrounded: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {}
         #: what a text's check found (rule, words, reason), by the text, its object's sources and citations
         self._checked: dict[_TextKey, tuple[tuple[str, str, str], ...]] = {}
+        #: one index per distinct set of what an object's citations carry (the memo above compares
+        #: the same index by identity, not entry by entry)
+        self._carried: dict[tuple[Cited, ...], Carried] = {}
 
     def in_materials(self, text: str) -> bool:
         """Does ``text`` occur verbatim in a material? (URLs, arXiv ids: answered once each.)"""
@@ -274,9 +335,25 @@ class Grounding:
         reason = "found in none of the object's sources nor the living document"
         return [Violation(path=path, rule="name-ungrounded", text=name, reason=reason) for name in names]
 
+    def learn_names(self, texts: Iterable[str]) -> None:
+        """Whether each name-like word of many texts occurs in each read material, found in one pass over
+        each material (``MaterialFacts.learn_names``), before the texts are checked one by one."""
+        names: set[str] = set()
+        for text in texts:
+            bare = self.bookkeeping.pattern.sub(" ", _blank_urlish(text))
+            found = [m.group(1) or m.group(2) for m in _BRACKET.finditer(bare)]
+            found += [m.group(0).rstrip(".") for m in _NAME_WORD.finditer(bare)]
+            found += [m.group(0) for m in _CAPITALISED.finditer(bare)]
+            for name in found:
+                name = name.strip()
+                names.add(name)
+                names.update(part for part in name.split("/") if part)
+        for facts in self.batch:
+            facts.learn_names(names)
+
     def _ungrounded_names(self, text: str, grounds: list[MaterialFacts]) -> tuple[str, ...]:
         out: list[str] = []
-        bare = self.bookkeeping.pattern.sub(" ", _URLISH.sub(" ", text))
+        bare = self.bookkeeping.pattern.sub(" ", _blank_urlish(text))
         seen: set[str] = set()
         labels = [m.group(1) or m.group(2) for m in _BRACKET.finditer(bare)]
         words = [m.group(0).rstrip(".") for m in _NAME_WORD.finditer(bare)]

@@ -78,7 +78,7 @@ def _close(a: float, b: float) -> bool:
     return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
 
 
-@lru_cache(maxsize=2048)  # a citation's text is asked for by each of its object's claims, one object at a time
+@lru_cache(maxsize=1 << 16)  # a citation's text is asked for by its object's claims, its key points and the brief's
 def values(text: str) -> tuple[Value, ...]:
     """The values of every quantity in ``text`` (a range gives both ends)."""
     out: list[Value] = []

@@ -8,6 +8,7 @@ the material line the number stands on.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from ..brief.models import (
     Anchor,
@@ -20,10 +21,10 @@ from ..brief.models import (
     field_or,
 )
 from ..read.numbers import normalize, scan
-from .citations import _carried
 from .claims import Claims, _texts
 from .disposition import Settler
-from .grounding import _FUNCTION_WORDS, _KEY_WORD, _Cited
+from .grounding import _FUNCTION_WORDS, _KEY_WORD
+from .indexes import NOTHING, Carried
 from .report import Report
 from .whole import check_brief
 
@@ -50,11 +51,26 @@ def _once_per_name(violations: list[Violation]) -> list[Violation]:
     return out
 
 
+def _all_texts(brief: Brief) -> Iterator[str]:
+    """Every text of the brief a check reads for names: its objects' fields, and the brief's own sentences."""
+    for name in ("increments", "refreshes", "contradictions"):
+        for n, obj in enumerate(getattr(brief, name)):
+            yield obj.key
+            yield from (text for _, text in _texts(f"{name}[{n}]", obj))
+    for anchor in brief.anchors:
+        yield from (anchor.key, anchor.title or "")
+    yield brief.judgement or ""
+    yield from (action.text for action in brief.actions)
+    for entry in brief.excluded:
+        yield from (entry.reason, *entry.members)
+
+
 class Verifier(Claims):
     """Checks brief objects against the KB the brief was drafted from."""
 
     def verify(self, brief: Brief) -> Report:
         report = Report()
+        self.learn_names(_all_texts(brief))
         for name in ("increments", "refreshes", "contradictions", "anchors"):
             for n, obj in enumerate(getattr(brief, name)):
                 report.violations += self.check_object(f"{name}[{n}]", obj)
@@ -107,8 +123,8 @@ class Verifier(Claims):
         citations = obj.numbers
         for n, cite in enumerate(citations):
             out += self._citation(f"{path}.numbers[{n}]", cite, obj)
-        # what each citation carries, once per object (distinct ones only)
-        cited = list({_carried(c): None for c in citations})
+        # what each citation carries, once per object (distinct ones only), indexed by numeral and value
+        cited = self._carried_of(citations)
         for field_path, text in _texts(path, obj):
             out += self._text_checked(field_path, text, obj, cited)
         out += self._key_numbers(path, obj, cited)
@@ -166,7 +182,7 @@ class Verifier(Claims):
                 out.append(Violation(path=f"{path}.sources", rule="source-empty", text=src, reason=reason))
         return out
 
-    def _key_numbers(self, path: str, obj: Increment | Refresh | Contradiction, cited: list[_Cited]) -> list[Violation]:
+    def _key_numbers(self, path: str, obj: Increment | Refresh | Contradiction, cited: Carried) -> list[Violation]:
         """A key is the item's title as its material writes it; a number in a key no source writes so
         (``DeepInfer 吞吐 977 倍``) needs a citation like any other."""
         src, _, line = obj.key.rpartition(":")
@@ -245,7 +261,7 @@ class Verifier(Claims):
             reason = "occurs in none of the anchor's sources nor the living document"
             out.append(Violation(path=f"{path}.key", rule="key-ungrounded", text=key, reason=reason))
         if anchor.title:
-            out += self.check_text(f"{path}.title", anchor.title, grounds, [])
+            out += self.check_text(f"{path}.title", anchor.title, grounds, NOTHING)
         for n, section in enumerate(anchor.sections):
             if not self.section_exists(section):
                 reason = "no such section in the living document"

@@ -10,6 +10,7 @@ from ..brief.models import Brief, Violation
 from ..kb.knowledge import KnowledgeDoc
 from ..kb.loading import KB
 from .facts import MaterialFacts
+from .indexes import NOTHING, Carried
 
 
 class Verifier(Protocol):
@@ -19,8 +20,8 @@ class Verifier(Protocol):
     doc: KnowledgeDoc
     batch: list[MaterialFacts]
 
-    def carried_by(self, brief: Brief) -> list[Any]: ...
-    def check_text(self, path: str, text: str, grounds: list[MaterialFacts], carried: list[Any]) -> list[Violation]: ...
+    def carried_by(self, brief: Brief) -> Carried: ...
+    def check_text(self, path: str, text: str, grounds: list[MaterialFacts], carried: Carried) -> list[Violation]: ...
     def grounds_of(self, sources: list[str]) -> list[MaterialFacts]: ...
     def named(self, name: str, grounds: list[MaterialFacts]) -> bool: ...
     def named_all(self, names: list[str], grounds: list[MaterialFacts]) -> set[str]: ...
@@ -110,7 +111,7 @@ def _excluded(verifier: Verifier, brief: Brief) -> list[Violation]:
                 continue
             reason = "a grouped item that occurs in none of the entry's sources"
             out.append(Violation(path=f"excluded[{n}].members[{k}]", rule="key-ungrounded", text=member, reason=reason))
-            out += verifier.check_text(f"excluded[{n}].members[{k}]", member, grounds, [])
+            out += verifier.check_text(f"excluded[{n}].members[{k}]", member, grounds, NOTHING)
         if entry.url and not verifier.in_materials(entry.url):
             reason = "URL occurs in no material"
             out.append(Violation(path=f"excluded[{n}].url", rule="url-not-in-material", text=entry.url, reason=reason))

@@ -1,0 +1,227 @@
+"""The verifier's work grows with its input, not with its square (issue 26, finding 5): what citations
+carry is indexed once, by numeral and by value, and every check is a lookup. These tests count the
+lookups (never wall-clock time), and hold each index to the scan it replaces."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import shutil
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import EXAMPLE
+from e1prep.brief.models import EvidenceLevel
+from e1prep.kb.loading import load_kb
+from e1prep.pipeline import draft_brief, living_document
+from e1prep.verify import facts as facts_module
+from e1prep.verify import grounding
+from e1prep.verify import values as values_module
+from e1prep.verify.grounding import _URLISH, _blank_urlish
+from e1prep.verify.indexes import Carried, CitedIndex, Spans
+from e1prep.verify.values import Value, carries, digits_alike
+from e1prep.verify.verifier import Verifier
+
+NOTE = "inbox/jay/2026-10-25-hostile.md"
+HEAD = (
+    "# 笔记\n\n## 1. Quillon 推理引擎更新\n\n"
+    "- URL：https://example.org/quillon\n- 核查：已核查原文（全文读完）\n- 要点：\n"
+)
+
+
+def identical(count: int) -> str:
+    """``count`` identical sub-bullets: every key point binds every citation by value."""
+    return HEAD + "  - 吞吐提升 37%，延迟 12 ms\n" * count
+
+
+def numbered(count: int) -> str:
+    """``count`` lines, each with numbers of its own."""
+    return HEAD + "".join(f"  - 指标 {n}：吞吐提升 {n}%\n" for n in range(1, count + 1))
+
+
+def commas(count: int) -> str:
+    """One ``1,234,`` run of ``count`` numbers on one bullet."""
+    return HEAD + "  - 数字：" + "1,234," * count + "\n"
+
+
+@contextmanager
+def counting(owner: Any, name: str) -> Iterator[list[int]]:
+    """Count the calls of ``owner.name`` while the block runs (the count is ``[n]``)."""
+    original = getattr(owner, name)
+    calls = [0]
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls[0] += 1
+        return original(*args, **kwargs)
+
+    setattr(owner, name, counted)
+    try:
+        yield calls
+    finally:
+        setattr(owner, name, original)
+
+
+def _with_note(folder: Path, note: str) -> Path:
+    """The bundled example KB copied to ``folder``, with ``note`` added as a material: its manifest."""
+    shutil.copytree(EXAMPLE, folder)
+    (folder / NOTE).write_text(note, encoding="utf-8")
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    manifest["items"][0]["materials"].append(NOTE)
+    (folder / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False), encoding="utf-8")
+    return folder / "manifest.json"
+
+
+def _verified(tmp_path: Path, note: str, owner: Any, name: str) -> tuple[int, int]:
+    """Draft ``note``, then verify the brief counting ``owner.name``: (its calls, the note's citations)."""
+    manifest = _with_note(tmp_path / f"kb-{len(note)}", note)
+    brief = draft_brief(manifest)
+    kb = load_kb(manifest)
+    verifier = Verifier(kb, living_document(kb))
+    with counting(owner, name) as calls:
+        verifier.verify(brief)
+    objects = [o for name in ("increments", "refreshes", "contradictions") for o in getattr(brief, name)]
+    cited = sum(1 for o in objects for c in o.numbers if c.source.path == NOTE)
+    return calls[0], cited
+
+
+@pytest.mark.parametrize("shape", [identical, numbered, commas], ids=["identical", "numbered", "commas"])
+def test_a_level_is_read_once_per_citation_not_once_per_number_per_citation(
+    tmp_path: Path, shape: Callable[[int], str]
+) -> None:
+    """``_points_quotable`` once read a citation's level for every number of the key points it binds."""
+    small, small_cited = _verified(tmp_path, shape(100), facts_module.MaterialFacts, "level_of")
+    large, large_cited = _verified(tmp_path, shape(400), facts_module.MaterialFacts, "level_of")
+    assert small_cited >= 100 and large_cited >= 4 * small_cited * 0.9
+    # a citation's level is read by its own check and once for the key points: never per point
+    assert small <= 3 * small_cited + 50
+    assert large <= 3 * large_cited + 50
+
+
+@pytest.mark.parametrize("shape", [identical, numbered, commas], ids=["identical", "numbered", "commas"])
+def test_values_compared_grow_with_the_input_not_its_square(tmp_path: Path, shape: Callable[[int], str]) -> None:
+    """Every quantity of a text was held against every citation of its object (``Value.same``)."""
+    small, _ = _verified(tmp_path, shape(100), values_module.Value, "same")
+    large, _ = _verified(tmp_path, shape(400), values_module.Value, "same")
+    assert large <= 6 * max(small, 50)  # four times the input: about four times the comparisons, not sixteen
+
+
+def test_every_point_is_still_held_to_every_citation_that_binds_it(tmp_path: Path) -> None:
+    """Bound by lookups, a number of the key points is still kept out by any unquotable citation of it:
+    the note's citations made vendor claims, every ``37%`` and ``12 ms`` of the points is reported."""
+    manifest = _with_note(tmp_path / "kb", identical(50))
+    brief = draft_brief(manifest)
+    [inc] = [i for i in brief.increments if NOTE in i.sources]
+    numbers = [
+        c.model_copy(update={"quotable": False, "evidence": EvidenceLevel.vendor}) if c.source.path == NOTE else c
+        for c in inc.numbers
+    ]
+    forged = inc.model_copy(update={"numbers": numbers})
+    kb = load_kb(manifest)
+    found = Verifier(kb, living_document(kb)).check_object("increments[0]", forged)
+    flagged = [v for v in found if v.rule == "not-quotable-as-finding"]
+    assert len(inc.points) == 50
+    assert sorted({v.text for v in flagged}) == ["12 ms", "37%"]
+    assert len(flagged) == 2 * len(inc.points)
+    assert {v.level for v in flagged} == {EvidenceLevel.vendor}
+
+
+# -- each index against the scan it replaces -------------------------------------------------------------
+
+_AMOUNTS = st.one_of(
+    st.sampled_from([0.0, -0.0, 1.0, 37.0, 1234.0, 1e-9, 1e-300, 5e-324, 1e300, 1.7e308, math.inf, -math.inf]),
+    st.floats(allow_nan=False, allow_infinity=True),
+    st.integers(-3000, 3000).map(float),
+    st.integers(1, 40).map(lambda k: 37.0 * 10.0**k),
+    st.integers(1, 40).map(lambda k: 37.0 * 10.0**-k),
+)
+_VALUES = st.builds(
+    Value,
+    _AMOUNTS,
+    st.sampled_from([None, "percent", "multiplier", "money"]),
+    st.sampled_from([None, "time", "rate", "size"]),
+    st.one_of(st.none(), _AMOUNTS),
+)
+_NUMERALS = st.frozensets(st.sampled_from(["1", "2", "12", "37", "234", "1234"]), max_size=3)
+_ENTRIES = st.lists(st.tuples(_NUMERALS, st.lists(_VALUES, max_size=3).map(tuple)), max_size=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_ENTRIES, _VALUES, _NUMERALS)
+def test_an_index_answers_as_a_scan_of_its_entries(entries: list[Any], wanted: Value, cores: frozenset[str]) -> None:
+    index = CitedIndex(entries)
+    scanned = frozenset(n for n, (_, held) in enumerate(entries) if carries(held, wanted))
+    assert index.carrying(wanted) == scanned
+    assert index.carries(wanted) == any(carries(held, wanted) for _, held in entries)
+    assert index.holding(cores) == frozenset(n for n, (numerals, _) in enumerate(entries) if cores <= numerals)
+    alike = any(digits_alike(wanted.amount, v.amount) for _, held in entries for v in held)
+    assert index.alike(wanted.amount) == alike
+
+
+def test_digits_alike_is_found_by_window_at_every_power_of_ten() -> None:
+    values = [Value(37.0 * 10.0**k, None, None) for k in range(-20, 21)] + [Value(38.0, None, None)]
+    index = CitedIndex([(frozenset(), (v,)) for v in values])
+    for amount in (3.7, 370.0, 3.7e14, 3.7e-13, 5.0, 0.0, 1e308, 5e-324):
+        assert index.alike(amount) == any(digits_alike(amount, v.amount) for v in values), amount
+
+
+def test_carried_indexes_are_equal_by_their_entries() -> None:
+    entry = (frozenset({"37"}), (Value(37.0, "percent", None),))
+    assert Carried([entry]) == Carried([entry]) and hash(Carried([entry])) == hash(Carried([entry]))
+    assert Carried([entry]) != Carried([entry, entry])
+    assert Carried([entry]).plus(entry) == Carried([entry, entry])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 60), st.integers(0, 60)), max_size=12), st.integers(-5, 70))
+def test_spans_cover_what_a_scan_of_them_covers(spans: list[tuple[int, int]], at: int) -> None:
+    assert Spans.of(spans).cover(at) == any(a <= at < b for a, b in spans)
+
+
+_URLISH_PIECES = st.sampled_from(
+    [
+        *("a", "md", ".", ".md", ".json", ".yaml", ".yml", "txt", " ", "\n", "§", "§ ", "1", "。", "、", "_", "-"),
+        *("é", "http://", "https://", "www.", "\u3000", ".mdx", "x.md)", "§1.2", "b.txt"),
+    ]
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_URLISH_PIECES, max_size=16).map("".join))
+def test_urlish_text_is_blanked_as_the_pattern_blanks_it(text: str) -> None:
+    assert _blank_urlish(text) == _URLISH.sub(" ", text)
+
+
+def test_blanking_a_long_word_searches_it_a_few_times(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``\\S+\\.md`` rescans a word from every place of it where it fails (a claim listing ten thousand
+    numbers is one word): the blanker searches the text a few times, however long the word."""
+    searches = []
+    for count in (1_000, 4_000):
+        text = "数字 " + "1、1%、" * count + " a.md"
+        counted = _CountedPattern(grounding._URL_OR_SECTION)
+        monkeypatch.setattr(grounding, "_URL_OR_SECTION", counted)
+        blanked = _blank_urlish(text)
+        monkeypatch.undo()
+        assert blanked == _URLISH.sub(" ", text)
+        searches.append(counted.calls)
+    assert searches[0] == searches[1] <= 3
+
+
+class _CountedPattern:
+    """A compiled pattern whose searches are counted."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern, self.calls = pattern, 0
+
+    def search(self, *args: Any) -> re.Match[str] | None:
+        self.calls += 1
+        return self.pattern.search(*args)
+
+    def sub(self, *args: Any) -> str:
+        return self.pattern.sub(*args)
