@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import socket
 from collections.abc import Callable
@@ -147,3 +148,18 @@ def repo_card(repo: str = "acme/widget", stars: int = 100, weekly: int = 10, bod
     }
     front = "\n".join(f"{k}: {v}" for k, v in fields.items())
     return f"---\n{front}\n---\n# {repo}\n\n{body}"
+
+
+def tree_digest(root: Path) -> dict[str, str]:
+    """Every regular file under ``root`` (symbolic links not followed) by its SHA-256: a KB is byte-identical
+    after a probe when its digest is."""
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and not p.is_symlink()
+    }
+
+
+def error_lines(err: str) -> list[str]:
+    """The one-line errors of a run's stderr (``e1prep: error: …``)."""
+    return [ln for ln in err.splitlines() if ln.startswith("e1prep: error")]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import os
@@ -15,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from conftest import ROOT, repo_card
+from conftest import ROOT, error_lines, repo_card, tree_digest
 from e1prep.brief.models import MaterialStatus
 from e1prep.cli import main
 from e1prep.errors import E1PrepError, ManifestError
@@ -33,28 +32,20 @@ ALIAS_BOMB = (
 )
 
 
-def _tree(root: Path) -> dict[str, str]:
-    return {
-        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(root.rglob("*"))
-        if p.is_file() and not p.is_symlink()
-    }
-
-
 def _probe(manifest: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, dict]:
     """Run the CLI; return (exit code, brief JSON or {}). Checks: the KB is byte-identical, and the run ends in a
     brief listing every material (exit 0/1) or in exactly one error line (exit 2), never a traceback."""
     root = manifest.parent
-    before = _tree(root)
+    before = tree_digest(root)
     out, js = tmp_path / "probe.md", tmp_path / "probe.json"
     for p in (out, js):
         p.unlink(missing_ok=True)
     code = main(["draft", str(manifest), "--out", str(out), "--json", str(js), *extra])
     err = capsys.readouterr().err
     assert "Traceback" not in err
-    assert _tree(root) == before
+    assert tree_digest(root) == before
     if code == 2:
-        assert len([ln for ln in err.splitlines() if ln.startswith("e1prep: error")]) == 1
+        assert len(error_lines(err)) == 1
         assert not out.exists() and not js.exists()
         return code, {}
     assert code in (0, 1), err

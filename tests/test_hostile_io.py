@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import e1prep
-from conftest import EXAMPLE, ROOT, repo_card
+from conftest import EXAMPLE, ROOT, error_lines, repo_card, tree_digest
 from e1prep import cli
 from e1prep.brief import outputs
 from e1prep.brief.outputs import Target, check_targets
@@ -36,18 +36,6 @@ CASSETTE = ROOT / "tests" / "cassettes" / "llm" / "2026-10-25-inference__extract
 CASE = "2026-10-25-inference"
 PACKAGE = Path(e1prep.__file__).resolve().parent
 TAGS = "\U000e0069\U000e0067\U000e006e\U000e006f\U000e0072\U000e0065"  # "ignore", spelt in invisible tags
-
-
-def _tree(root: Path) -> dict[str, str]:
-    return {
-        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(root.rglob("*"))
-        if p.is_file() and not p.is_symlink()
-    }
-
-
-def _error_lines(err: str) -> list[str]:
-    return [ln for ln in err.splitlines() if ln.startswith("e1prep: error")]
 
 
 def _no_temporaries(folder: Path) -> list[str]:
@@ -73,16 +61,16 @@ def _draft(
     """Run ``draft`` in-process; return (exit code, stderr, brief JSON or {}). Checks: the KB is byte-identical,
     and the run ends in a brief (exit 0/1) or in exactly one error line (exit 2) with nothing written."""
     root = kb_root or manifest.parent
-    before = _tree(root)
+    before = tree_digest(root)
     out, js = tmp_path / "probe.md", tmp_path / "probe.json"
     for p in (out, js):
         p.unlink(missing_ok=True)
     code = main(["draft", str(manifest), "--out", str(out), "--json", str(js), *extra])
     err = capsys.readouterr().err
     assert "Traceback" not in err
-    assert _tree(root) == before
+    assert tree_digest(root) == before
     if code == 2:
-        assert len(_error_lines(err)) == 1, err
+        assert len(error_lines(err)) == 1, err
         assert not out.exists() and not js.exists()
         return code, err, {}
     assert code in (0, 1), err
@@ -143,7 +131,7 @@ def test_a_surrogate_in_the_living_document_path_is_one_line_exit_2(
 ) -> None:
     _set_field(kb, "knowledge", "organized/knowledge/x\udcff.md")
     code, err, _brief = _draft(kb, tmp_path, capsys)
-    assert code == 2 and "living document" in _error_lines(err)[0]
+    assert code == 2 and "living document" in error_lines(err)[0]
 
 
 def test_an_item_chosen_by_a_surrogate_id_is_found(
@@ -235,14 +223,14 @@ def test_an_output_onto_the_cassette_or_its_manifest_is_refused(
 ) -> None:
     cassette = cassettes / CASSETTE.name
     target = cassette if victim == "cassette" else cassettes / "MANIFEST.json"
-    before = _tree(cassettes)
+    before = tree_digest(cassettes)
     args = ["draft", str(example_copy / "manifest.json"), "--backend", "llm", "--cassette", str(cassette)]
     assert main([*args, "--no-cache", option, str(target)]) == 2
     out, err = capsys.readouterr()
     assert out == "" and "Traceback" not in err
-    [line] = _error_lines(err)
+    [line] = error_lines(err)
     assert "would overwrite an input" in line
-    assert _tree(cassettes) == before
+    assert tree_digest(cassettes) == before
 
 
 @pytest.fixture
@@ -265,13 +253,13 @@ def test_an_output_inside_the_installed_package_is_refused(
     link = tmp_path / "render.py"
     link.symlink_to(package_probe)
     target = {"existing": package_probe, "new": new, "through-a-link": link}[which]
-    before = _tree(PACKAGE)
+    before = tree_digest(PACKAGE)
     try:
         code, err, _brief = _draft(kb, tmp_path, capsys, option, str(target))
     finally:
         new.unlink(missing_ok=True)
-    assert code == 2 and "installed e1prep package" in _error_lines(err)[0]
-    assert _tree(PACKAGE) == before
+    assert code == 2 and "installed e1prep package" in error_lines(err)[0]
+    assert tree_digest(PACKAGE) == before
 
 
 def test_out_src_e1prep_render_py_from_the_checkout_is_refused(
@@ -280,13 +268,13 @@ def test_out_src_e1prep_render_py_from_the_checkout_is_refused(
     if (ROOT / "src" / "e1prep").resolve() != PACKAGE:
         pytest.skip("e1prep is not imported from this checkout")
     monkeypatch.chdir(ROOT)
-    before = _tree(PACKAGE)
+    before = tree_digest(PACKAGE)
     try:
         code, err, _brief = _draft(kb, tmp_path, capsys, "--json", "src/e1prep/render.py")
     finally:
         (PACKAGE / "render.py").unlink(missing_ok=True)
-    assert code == 2 and "src/e1prep/render.py" in _error_lines(err)[0]
-    assert _tree(PACKAGE) == before
+    assert code == 2 and "src/e1prep/render.py" in error_lines(err)[0]
+    assert tree_digest(PACKAGE) == before
 
 
 def _run(args: list[str], timeout: float = 60, **kwargs: object) -> subprocess.CompletedProcess[str]:
@@ -307,19 +295,19 @@ def _run(args: list[str], timeout: float = 60, **kwargs: object) -> subprocess.C
 def test_a_fifo_as_an_output_is_refused_at_once_and_never_blocks(kb: Path, tmp_path: Path, option: str) -> None:
     fifo = tmp_path / "pipe.md"
     os.mkfifo(fifo)
-    before = _tree(kb.parent)
+    before = tree_digest(kb.parent)
     proc = _run(["draft", str(kb), option, str(fifo)], timeout=30)  # a blocked open would time out
     assert proc.returncode == 2, proc.stderr
-    [line] = _error_lines(proc.stderr)
+    [line] = error_lines(proc.stderr)
     assert "FIFO" in line and str(fifo) in line
-    assert proc.stdout == "" and _tree(kb.parent) == before
+    assert proc.stdout == "" and tree_digest(kb.parent) == before
 
 
 def test_a_device_as_an_output_is_refused_and_the_null_device_and_own_stdout_are_not(
     kb: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, err, _brief = _draft(kb, tmp_path, capsys, "--json", "/dev/zero")
-    assert code == 2 and "character device" in _error_lines(err)[0]
+    assert code == 2 and "character device" in error_lines(err)[0]
     code, _err, _brief = _draft(kb, tmp_path, capsys, "--out", os.devnull)  # --json still written: a brief
     assert code in (0, 1)
     proc = _run(["draft", str(kb), "--out", os.devnull, "--json", "/dev/stdout"])  # stdout: a pipe we were given
@@ -357,24 +345,24 @@ def test_eval_report_onto_what_the_eval_reads_is_refused(
 ) -> None:
     thresholds = tmp_path / "thresholds.toml"
     report = tmp_path / victim
-    before = {**_tree(golden), "thresholds": hashlib.sha256(thresholds.read_bytes()).hexdigest()}
+    before = {**tree_digest(golden), "thresholds": hashlib.sha256(thresholds.read_bytes()).hexdigest()}
     args = ["eval", "--golden", str(golden), "--thresholds", str(thresholds), "--case", CASE]
     assert main([*args, "--report", str(report)]) == 2
     out, err = capsys.readouterr()
-    assert len(_error_lines(err)) == 1 and "Traceback" not in err
+    assert len(error_lines(err)) == 1 and "Traceback" not in err
     assert "overall" not in out  # refused before the run, not after it
-    assert {**_tree(golden), "thresholds": hashlib.sha256(thresholds.read_bytes()).hexdigest()} == before
+    assert {**tree_digest(golden), "thresholds": hashlib.sha256(thresholds.read_bytes()).hexdigest()} == before
     assert not (golden / "new.json").exists()
 
 
 def test_eval_report_onto_a_cassette_manifest_is_refused(
     golden: Path, cassettes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    before = _tree(cassettes)
+    before = tree_digest(cassettes)
     args = ["eval", "--backend", "llm", "--golden", str(golden), "--cassettes", str(cassettes), "--case", CASE]
     assert main([*args, "--report", str(cassettes / "MANIFEST.json")]) == 2
-    assert "the cassettes" in _error_lines(capsys.readouterr().err)[0]
-    assert _tree(cassettes) == before
+    assert "the cassettes" in error_lines(capsys.readouterr().err)[0]
+    assert tree_digest(cassettes) == before
 
 
 def test_eval_report_to_a_fifo_is_refused_and_a_good_report_is_still_written(golden: Path, tmp_path: Path) -> None:
@@ -382,7 +370,7 @@ def test_eval_report_to_a_fifo_is_refused_and_a_good_report_is_still_written(gol
     os.mkfifo(fifo)
     args = ["eval", "--golden", str(golden), "--thresholds", str(tmp_path / "thresholds.toml"), "--case", CASE]
     proc = _run([*args, "--report", str(fifo)], timeout=60)
-    assert proc.returncode == 2 and "FIFO" in _error_lines(proc.stderr)[0]
+    assert proc.returncode == 2 and "FIFO" in error_lines(proc.stderr)[0]
     good = tmp_path / "r.json"
     proc = _run([*args, "--report", str(good)], timeout=120)
     assert proc.returncode == 0, proc.stderr
@@ -435,7 +423,7 @@ def test_a_cache_folder_inside_the_kb_is_refused(
     else:
         monkeypatch.setenv("E1PREP_CACHE_DIR", str(inside))
     code, err, _brief = _llm_draft(stub_kb, tmp_path, capsys, *extra)  # checks the KB is byte-identical
-    assert code == 2 and "inside the KB root" in _error_lines(err)[0]
+    assert code == 2 and "inside the KB root" in error_lines(err)[0]
     assert not inside.exists() and not (stub_kb.parent / "inbox" / "cache").exists()
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import subprocess
@@ -16,7 +15,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from conftest import EXAMPLE_MANIFEST, ROOT, repo_card
+from conftest import EXAMPLE_MANIFEST, ROOT, error_lines, repo_card, tree_digest
 from e1prep.brief import outputs
 from e1prep.brief.models import Brief, Rejected, Violation
 from e1prep.brief.render import render_markdown
@@ -27,18 +26,6 @@ NOTE = "inbox/jay/2026-10-25-blogs-discovery.md"
 CARD = "organized/repo_cards/1-acme-widget.md"
 PAPER = "organized/paper_cards/2-2610-00001.md"
 DOC = "organized/knowledge/inference.md"
-
-
-def _tree(root: Path) -> dict[str, str]:
-    return {
-        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(root.rglob("*"))
-        if p.is_file() and not p.is_symlink()
-    }
-
-
-def _error_lines(err: str) -> list[str]:
-    return [ln for ln in err.splitlines() if ln.startswith("e1prep: error")]
 
 
 @pytest.fixture
@@ -65,12 +52,12 @@ def test_output_onto_an_input_is_refused_and_the_kb_is_untouched(
         os.link(root / NOTE, target)
     else:
         target = root / victim  # a KB file, or a new file inside the KB root
-    before = _tree(root)
+    before = tree_digest(root)
     assert main(["draft", str(kb), option, str(target)]) == 2
     out, err = capsys.readouterr()
     assert out == ""  # nothing written, not even stdout
-    assert len(_error_lines(err)) == 1 and "Traceback" not in err
-    assert _tree(root) == before
+    assert len(error_lines(err)) == 1 and "Traceback" not in err
+    assert tree_digest(root) == before
     assert not (root / "new.md").exists()
 
 
@@ -78,7 +65,7 @@ def test_out_and_json_on_one_path_are_refused(kb: Path, tmp_path: Path, capsys: 
     same = tmp_path / "brief.md"
     same.write_text("previous\n", encoding="utf-8")
     assert main(["draft", str(kb), "--out", str(same), "--json", str(tmp_path / "." / "brief.md")]) == 2
-    assert "same file" in _error_lines(capsys.readouterr().err)[0]
+    assert "same file" in error_lines(capsys.readouterr().err)[0]
     assert same.read_text(encoding="utf-8") == "previous\n"
 
 
@@ -108,7 +95,7 @@ def test_bad_output_targets_are_one_line_exit_2(
         out = str(tmp_path) if where == "folder" else str(tmp_path / "no" / "such" / "b.md")
     assert main(["draft", str(kb), "--json", str(previous), "--out", out]) == 2
     err = capsys.readouterr().err
-    assert len(_error_lines(err)) == 1 and "Traceback" not in err
+    assert len(error_lines(err)) == 1 and "Traceback" not in err
     assert previous.read_text(encoding="utf-8") == '{"previous": true}\n'  # not written half-way
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
 
@@ -166,7 +153,7 @@ def test_closed_stdout_is_one_line_exit_2_and_writes_nothing(kb: Path, tmp_path:
     )
     err = proc.stderr.decode()
     assert proc.returncode == 2, err
-    assert len(_error_lines(err)) == 1 and "Traceback" not in err
+    assert len(error_lines(err)) == 1 and "Traceback" not in err
     assert not json_path.exists()
 
 

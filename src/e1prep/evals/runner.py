@@ -443,18 +443,16 @@ class _ReportGuard:
 
 def _rules_figures(golden_dir: Path, args: argparse.Namespace) -> dict[str, Any]:
     """The whole-run figures of the rules backend: the remark oracle, layout invariance, the verifier's ROC."""
+    from .remark_oracle import score as score_remarks
+
     figures: dict[str, Any] = {}
     oracle = golden_dir.parent / "remarks" / "oracle.jsonl"
     if oracle.is_file():  # the reader's evidence reading (any backend's facts)
-        from .remark_oracle import score as score_remarks
-
         remarks = score_remarks(oracle)
         figures.update(remarks.figures())
         print(f"\nremark oracle ({oracle}):\n{remarks.table()}")
     hedges = golden_dir.parent / "remarks" / "hedges.jsonl"
     if hedges.is_file():  # checks governed by their shape: conditions, plans, questions, work in progress
-        from .remark_oracle import score as score_remarks
-
         shaped = score_remarks(hedges)
         figures.update({f"remarks_hedges_{k.removeprefix('remarks_')}": v for k, v in shaped.figures().items()})
         figures["remarks_hedges_over_reads"] = shaped.over_reads

@@ -150,20 +150,17 @@ class Projection:
 def projection(text: str) -> Projection:
     """What the marker reader compares: ``text`` folded and joined as a reader of the rendered note sees it."""
     view = text if text.isascii() else _simplified(text.translate(_fold_table()))
-    if not _may_join(view):
+    removals = _removals(view) if _may_join(view) else []
+    if not removals:
         return Projection(view, None)
     pieces: list[str] = []
     origin: list[int] = []
     at = 0
-    for m in _removals(view):
-        pieces.append(view[at : m[0]])
-        origin.extend(range(at, m[0]))
-        if m[2]:
-            pieces.append(m[2])
-            origin.extend([m[0]] * len(m[2]))
-        at = m[1]
-    if at == 0 and not pieces:
-        return Projection(view, None)
+    for start, end, replacement in removals:
+        pieces += [view[at:start], replacement]
+        origin.extend(range(at, start))
+        origin.extend([start] * len(replacement))
+        at = end
     pieces.append(view[at:])
     origin.extend(range(at, len(view) + 1))
     return Projection("".join(pieces), tuple(origin))
