@@ -33,6 +33,7 @@ from ..brief.models import (
     Refresh,
     SourceRef,
 )
+from ..brief.phrases import Lang, Phrases, phrases
 from ..errors import InputError
 from ..kb.knowledge import KnowledgeDoc
 from ..kb.loading import KB, Material
@@ -45,9 +46,8 @@ M = TypeVar("M", bound=BaseModel)
 
 _SECTION_ID = re.compile(r"§\s*\d+(?:\.\d+)*")
 
-#: what an excluded entry says for each verdict (the reader's reason follows)
-VERDICT_LABELS = {"lead": "待核查线索", "stale": "旧内容", "off_topic": "非本主题", "not_an_item": "不是条目"}
-CONFLICT_ACTION = "登记；核对原文后再改活文档"
+#: what an excluded entry says for each verdict (the reader's reason follows): ``data/phrases.toml`` ``[reader]``
+VERDICTS = ("lead", "stale", "off_topic", "not_an_item")
 
 
 def section_id(raw: str, doc: KnowledgeDoc) -> str | None:
@@ -123,15 +123,17 @@ def _spaced(text: str) -> str:
     return " ".join(text.split())
 
 
-def _relation(item: ExtractedItem) -> str:
+def _relation(item: ExtractedItem, say: Phrases) -> str:
     note = item.relation.note.strip()
     if item.kind == "update" and item.reason.strip() and item.reason.strip() not in note:
-        return "；".join(x for x in (note, f"新事实：{item.reason.strip()}") if x)
+        return say.join((x for x in (note, say("reader.new_fact", fact=item.reason.strip())) if x), "semi")
     return note
 
 
-def add_item(item: ExtractedItem, material: Material, doc: KnowledgeDoc, out: Production, producer: str) -> None:
-    """Append the objects one extracted item stands for to ``out``."""
+def add_item(
+    item: ExtractedItem, material: Material, doc: KnowledgeDoc, out: Production, producer: str, say: Phrases
+) -> None:
+    """Append the objects one extracted item stands for to ``out``, worded in the brief's language (``say``)."""
     name = " ".join(item.name.split())
     if not name:
         return
@@ -148,7 +150,7 @@ def add_item(item: ExtractedItem, material: Material, doc: KnowledgeDoc, out: Pr
         (sid for raw in item.relation.sections if (sid := section_id(raw, doc))), None
     )
     points = [p.strip() for p in item.points if p.strip()]
-    relation = _relation(item)
+    relation = _relation(item, say)
     summary = item.reason.strip() or item.relation.note.strip() or (points[0] if points else "")
     # what the reader says of the document, with the document's numbers cited to it
     numbers += document_citations([relation if item.kind in ("new", "update") else summary], doc, numbers)
@@ -185,8 +187,16 @@ def add_item(item: ExtractedItem, material: Material, doc: KnowledgeDoc, out: Pr
             )
         )
     else:
-        reason = VERDICT_LABELS[item.kind] + (f"：{item.reason.strip()}" if item.reason.strip() else "")
-        verdict = Excluded(key=name, sources=[path], evidence=level, reason=f"{reason}（{producer} 判定）", url=url)
+        verdict_label = say(f"reader.{item.kind}")
+        why = item.reason.strip()
+        reason = say("reader.verdict_why", verdict=verdict_label, why=why) if why else verdict_label
+        verdict = Excluded(
+            key=name,
+            sources=[path],
+            evidence=level,
+            reason=say("reader.verdict", reason=reason, producer=producer),
+            url=url,
+        )
         out.verdicts.append(verdict)
     for conflict in item.conflicts:
         claim = conflict.claim.strip()
@@ -200,7 +210,7 @@ def add_item(item: ExtractedItem, material: Material, doc: KnowledgeDoc, out: Pr
                 evidence=level,
                 claim=claim,
                 detail=conflict.detail.strip(),
-                action=CONFLICT_ACTION,
+                action=say("reader.conflict_action"),
                 location=SourceRef(path=path, url=url, quote=conflict.quote.strip() or None),
                 numbers=cited,
                 producer=producer,
@@ -214,11 +224,18 @@ def said_once(items: Iterable[M]) -> list[M]:
 
 
 def add_extraction(
-    extraction: Extraction, material: Material, doc: KnowledgeDoc, out: Production, producer: str
+    extraction: Extraction,
+    material: Material,
+    doc: KnowledgeDoc,
+    out: Production,
+    producer: str,
+    say: Phrases | None = None,
 ) -> None:
-    """Append the objects of one material's (or one chunk's) extraction; an item said twice counts once."""
+    """Append the objects of one material's (or one chunk's) extraction; an item said twice counts once.
+    ``say``: the brief's phrases (default: Chinese)."""
+    say = say or phrases()
     for item in said_once(extraction.items):
-        add_item(item, material, doc, out, producer)
+        add_item(item, material, doc, out, producer, say)
 
 
 class ExtractedProducer:
@@ -226,10 +243,15 @@ class ExtractedProducer:
 
     ``extractions`` maps a material path of the manifest to its extraction. A path the manifest
     does not hold is an ``InputError`` (scope is exactly the manifest); a material with no
-    extraction is left to the rules, which run under every backend.
+    extraction is left to the rules, which run under every backend. ``lang``: the language of the
+    sentences it adds (a verdict's reason, a conflict's action); the readers' own words stay as written.
     """
 
-    def __init__(self, extractions: ExtractionSet | Mapping[str, Extraction], *, name: str | None = None) -> None:
+    def __init__(
+        self, extractions: ExtractionSet | Mapping[str, Extraction], *, name: str | None = None, lang: Lang = "zh"
+    ) -> None:
+        self.say: Phrases = phrases(lang)
+        self.lang: Lang = self.say.lang
         if isinstance(extractions, ExtractionSet):
             self.extractions = dict(extractions.materials)
             self.name = name or extractions.origin.kind
@@ -250,7 +272,7 @@ class ExtractedProducer:
             if material.status is not MaterialStatus.read:
                 log.warning("%s: %s, its extraction is not used", path, material.status.value)
                 continue
-            add_extraction(extraction, material, doc, out, self.name)
+            add_extraction(extraction, material, doc, out, self.name, self.say)
         missing = [m.path for m in kb.materials if m.status is MaterialStatus.read and m.path not in self.extractions]
         if missing:
             log.info(
