@@ -47,6 +47,33 @@ class Phrases:
         """The label of an evidence level in this language (``仅摘要`` / ``summary only``)."""
         return _LEVEL_LABELS[self.lang][level]
 
+    def said(self, word: str) -> str:
+        """A word as this language says it: a ``Phrase`` in this language, any other text as written."""
+        if not isinstance(word, Phrase):
+            return word
+        values = {k: self.join(self.said(w) for w in v) if isinstance(v, tuple) else v for k, v in word.values.items()}
+        return self(word.key, **values)
+
+    def remark(self, words: Iterable[str]) -> str:
+        """The words that decided a reading (``Reading.deciding``), each once, as this language lists them."""
+        return self.join(self.said(w) for w in dict.fromkeys(words))
+
+
+class Phrase(str):
+    """A phrase made before the brief's language is known (a note's reading is made once, in no
+    language): as a ``str``, its Chinese text (what the reading compares and caches); ``Phrases.said``
+    says it in the brief's language from its key and values (the KB's own words; a tuple is a list)."""
+
+    key: str
+    values: dict[str, str | tuple[str, ...]]
+
+    def __new__(cls, key: str, **values: str | tuple[str, ...]) -> Phrase:
+        zh = phrases("zh")
+        text = zh(key, **{k: zh.join(v) if isinstance(v, tuple) else v for k, v in values.items()})
+        made = super().__new__(cls, text)
+        made.key, made.values = key, values
+        return made
+
 
 def _placeholders(template: str) -> frozenset[str]:
     return frozenset(name for _, name, _, _ in string.Formatter().parse(template) if name is not None)

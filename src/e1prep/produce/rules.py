@@ -206,7 +206,9 @@ class RulesProducer:
             pass
         elif low:
             excluded_reason = say(
-                "rules.lead", level=say.level(item.evidence), remark=item.remark or say("rules.no_remark")
+                "rules.lead",
+                level=say.level(item.evidence),
+                remark=say.remark(item.reading.deciding) or say("rules.no_remark"),
             )
         elif remark := off_topic(item.text):
             excluded_reason = say("rules.said_off_topic", remark=remark)
@@ -272,7 +274,8 @@ class RulesProducer:
         ]
         say = self.say
         rel = say.join((say("rules.hits", term=h.term, hits=h.hits) for h in hits[:3]), "semi")
-        remark = say("rules.remark_note", remark=item.remark) if item.remark else say("rules.no_remark_note")
+        said = say.remark(item.reading.deciding)  # ``item.remark``, in the brief's language
+        remark = say("rules.remark_note", remark=said) if said else say("rules.no_remark_note")
         return Increment(
             key=key,
             title=item.title,
