@@ -274,3 +274,23 @@ def test_review_says_which_material_it_could_not_read(
     assert code == 1
     assert "inbox/a/gone.md" in out and "no such file in the KB" in out
     assert "e1prep: inbox/a/gone.md: missing: no such file in the KB" in err
+
+
+def test_review_into_a_closed_pipe_is_a_quiet_exit_141(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    js = tmp_path / "b.json"
+    assert main(["draft", str(EXAMPLE_MANIFEST), "--json", str(js), "--out", str(tmp_path / "b.md")]) == 0
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "e1prep", "review", str(js), "--manifest", str(EXAMPLE_MANIFEST)],
+            stdout=write_end, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, cwd=ROOT, timeout=120,
+        )  # fmt: skip
+    finally:
+        os.close(write_end)
+    assert proc.returncode == 141 and proc.stderr == ""
