@@ -36,6 +36,7 @@ def test_the_walk_sees_every_subcommand() -> None:
         "e1prep",
         "e1prep draft",
         "e1prep verify",
+        "e1prep review",
         "e1prep lint",
         "e1prep schema",
         "e1prep eval",
