@@ -15,6 +15,7 @@ from ..text.naming import github_repo
 from ..text.regexgate import guarded
 from . import evidence as _ev
 from . import markers
+from .labels import labelled, title_under
 
 URL_RE = re.compile(r"https?://[^\s<>()\[\]（）【】\"'`，。；、|]+")
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
@@ -69,6 +70,8 @@ class NoteItem:
     #: the index of an earlier item of the same note with the same text and the same note-level
     #: statements about it (a pasted-twice note, a feed that repeats): it adds nothing of its own
     duplicate_of: int | None = None
+    #: the running code the note heads the item with (``B-03``, ``🟢 C1``), when its title stands elsewhere
+    label: str | None = None
 
     @property
     def remarks_not_understood(self) -> list[str]:
@@ -230,6 +233,7 @@ def is_stale(item: NoteItem, batch_date: str) -> bool:
 _STATUS_SIGN = re.compile(r"^[^\w\s【\[(（《「\"'*#`@]{1,4}\s+")
 _ORDINAL_LEAD = re.compile(r"^(?:\d{1,3}[.)、]|[①-⑳]|条目\s*\d+\s*[:：]?|Item\s*\d+\s*[:：]?)\s*")
 _LENTICULAR_TITLE = re.compile(r"^【([^】]{2,200})】.*$")
+_TITLE_FIELD = re.compile(r"^(?:\*\*)?([^\s:：*]{1,16})(?:\*\*)?\s*[:：]\s*")
 #: a Markdown link ``[text](target)``: its text, then its target
 MD_LINK = re.compile(r"\[([^\]]+)\]\(([^)]+)\)")
 
@@ -253,6 +257,8 @@ def _clean_title(raw: str) -> str:
         title = MD_LINK.sub(_first_group, title)
     if "://" in title:
         title = URL_RE.sub("", title)
+    if (m := _TITLE_FIELD.match(title)) and m.group(1).lower() in lexicon().title_labels:
+        title = title[m.end() :]  # a title field's line gives its value (``Title: FlashKV``)
     return title.replace("**", "").replace("`", "").strip(" -—:：|")
 
 
@@ -488,6 +494,8 @@ def _titled_url_spans(lines: list[str], urls: _UrlLines) -> list[_Span]:
 
 
 _BOLD_TITLE = re.compile(r"^\*\*([^*\n]{2,200})\*\*$")
+#: a paragraph that opens with a bold run-in title and goes on in the same line
+_BOLD_RUN_IN = re.compile(r"^\*\*([^*\n]{2,200})\*\*\s*\S")
 #: a paragraph titled in lenticular brackets: ``【Title】 text …``
 _LENTICULAR = re.compile(r"^【([^】\n]{2,200})】")
 #: a line cut into fields by long dashes (``状态 —— 标题 —— 链接 —— 备注``)
@@ -518,14 +526,21 @@ def _segmented_spans(lines: list[str]) -> list[_Span]:
 
 def _link_paragraph_spans(lines: list[str]) -> list[_Span]:
     """Prose items: a paragraph that opens with a Markdown link (or a title line set in bold) is an item
-    titled by that text; a link inside a paragraph is not a new item."""
+    titled by that text; a link inside a paragraph is not a new item. Paragraphs that open with a bold
+    run-in title (``**arXiv:2612.03391 — TierSpill.** I read …``) are items when two or more do."""
     starts = []
+    run_in = []
     for i, line in enumerate(lines):
         if i > 0 and lines[i - 1].strip():
             continue  # not a paragraph's first line
         m = _LINK_TITLE.match(line.strip()) or _BOLD_TITLE.match(line.strip()) or _LENTICULAR.match(line.strip())
         if m and not _is_field_line(line):
             starts.append((i, m.group(1)))
+        elif (r := _BOLD_RUN_IN.match(line.strip())) and not r.group(1).rstrip().endswith((":", "：")):
+            # (a bold field label, ``**Summary:** …``, ends at its colon: a field, not a title)
+            run_in.append((i, r.group(1).rstrip(" .。:：")))
+    if len(run_in) >= 2:  # siblings: the paragraphs' run-in titles are a layout, not emphasis
+        starts = sorted(starts + run_in)
     spans = []
     for n, (i, title) in enumerate(starts):
         end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
@@ -617,6 +632,7 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     if not best and body.strip():
         title = next((ln for ln in lines if ln.strip()), "")
         best = [_Span(title.lstrip("# "), 0, len(lines), "whole-note")]
+    item_labels = _retitle_labelled(lines, best)
     inside = {i for span in best for i in range(span.start, span.end)}
     texts = ["\n".join(lines[span.start : span.end]).strip("\n") for span in best]
     numbers = [_ev.item_number(t) or n for n, t in enumerate(texts, start=1)]
@@ -657,10 +673,37 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
                 check_cell=span.check,
                 cells=span.cells,
                 legend_free=_none_within(legend_at, span.start, span.end),
+                label=item_labels[n - 1],
             )
         )
         seen.setdefault(same, items[-1])
     return items
+
+
+def _retitle_labelled(lines: list[str], spans: list[_Span]) -> list[str | None]:
+    """Give each labelled item (``## B-03`` over ``Title: …``) the title under its label; its labels.
+
+    A table row's title is its title column, never a label. A long label prefix (``Item 3``, ``Paper 2``)
+    is believed only where a title field stands under it: a short prefix or a sign alone is a label
+    whatever follows.
+    """
+    found: list[str | None] = [None] * len(spans)
+    headed = [n for n, s in enumerate(spans) if s.recogniser != "table"]
+    for n, label in zip(headed, labelled([spans[k].title for k in headed]), strict=True):
+        if label is None:
+            continue
+        span = spans[n]
+        under = title_under(lines[span.start + 1 : span.end])
+        if under is None or (len(label.shape) > 4 and not _is_title_field(lines[span.start + 1 + under[1]])):
+            continue
+        span.title = under[0]
+        found[n] = label.text
+    return found
+
+
+def _is_title_field(line: str) -> bool:
+    m = _FIELD_LINE.match(line)
+    return bool(m and m.group(1).lower() in lexicon().title_labels)
 
 
 def _none_within(indices: list[int], start: int, end: int) -> bool:
@@ -690,6 +733,7 @@ def make_item(
     check_cell: str | None = None,
     cells: tuple[str, ...] = (),
     legend_free: bool = False,
+    label: str | None = None,
 ) -> NoteItem:
     """One item and what the rules read from it (``legend_free``: see :func:`read_evidence`)."""
     reading = read_evidence(text, ctx, number, check_cell, legend_free=legend_free)
@@ -714,6 +758,7 @@ def make_item(
         recogniser=recogniser,
         check_cell=check_cell,
         cells=cells,
+        label=label,
     )
 
 

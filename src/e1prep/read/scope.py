@@ -73,6 +73,38 @@ def other_object(text: str, start: int, end: int) -> str | None:
     return found.group(0) if found is not None else None
 
 
+#: what ends a whole sentence (a claim and the hedge after its semicolon are one sentence; an English
+#: full stop ends one only before a space or a line end, never inside ``1.9``)
+_FULL_STOP = re.compile(r"[。！？!?\n]|\.(?=\s|$)")
+
+
+def _full_sentence(text: str, start: int, end: int) -> tuple[int, int]:
+    lo = max(0, start - _REACH)
+    first = lo
+    for m in _FULL_STOP.finditer(text, lo, start):
+        first = m.end()
+    after = _FULL_STOP.search(text, end)
+    return first, after.start() if after else len(text)
+
+
+def claim_only(text: str, start: int, end: int) -> bool:
+    """Whether a hedge at ``text[start:end]`` governs a claim of its own sentence, not the reading: the
+    sentence holds a quantity and names neither the page read nor the item as a whole
+    (``the abstract claims 1.9×; still checking``). Its numbers carry it; the item's check stands."""
+    _, reading, _, _, whole = _patterns()
+    lo, hi = _full_sentence(text, start, end)
+    sentence = text[lo:hi]
+    if reading.search(sentence) or whole.search(sentence):
+        return False
+    return any(t.kind == "quantity" for t in scan(sentence))
+
+
+def same_sentence(text: str, a: int, b: int) -> bool:
+    """Whether two places of ``text`` stand in one whole sentence."""
+    lo, hi = min(a, b), max(a, b)
+    return _FULL_STOP.search(text, lo, hi) is None
+
+
 def read_with_body(text: str, start: int, end: int) -> bool:
     """Whether a summary word stands in a sentence that says the body was read with it."""
     return _patterns()[2].search(sentence_around(text, start, end)) is not None

@@ -18,6 +18,8 @@ from .regexgate import Gates, guarded
 class Lexicon:
     columns: dict[str, tuple[str, ...]]
     labels: frozenset[str]
+    #: the field labels that give a labelled item its title (lower-cased)
+    title_labels: frozenset[str]
     outlets: frozenset[str]  # lower-cased
     generic: frozenset[str]
     verdicts: dict[str, re.Pattern[str]]
@@ -90,6 +92,7 @@ def lexicon() -> Lexicon:
     return Lexicon(
         columns={k: tuple(w.lower() for w in v) for k, v in data["columns"].items()},
         labels=frozenset(w.lower() for w in data["labels"]["words"]),
+        title_labels=frozenset(w.lower() for w in data["labels"]["title"]),
         outlets=frozenset(n.lower() for n in data["outlets"]["names"]),
         generic=frozenset(w.lower() for w in data["generic"]["words"]),
         verdicts={k: guarded(re.compile("|".join(v), re.I)) for k, v in data["verdicts"].items()},
