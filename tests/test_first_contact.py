@@ -171,3 +171,106 @@ def test_a_new_version_with_a_new_capability_is_an_update(make_kb: MakeKB) -> No
     )
     brief = _brief(make_kb, note)
     assert [(i.key, i.kind) for i in brief.increments] == [("vLLM", "update")]  # type: ignore[attr-defined]
+
+
+# --- labels that lead a title, label-led lines, field tables --------------------------------------------
+
+
+def test_a_label_that_leads_a_title_gives_way_to_the_title() -> None:
+    got = labelled(["线索 1：Milvus 2.6 RaBitQ", "线索 2：bge-reranker 发布"])
+    assert [(g.text, g.rest) for g in got if g] == [("线索 1", "Milvus 2.6 RaBitQ"), ("线索 2", "bge-reranker 发布")]
+    # versions, decimals and product names with a number are no labels
+    assert labelled(["v2 release", "v3 release"]) == [None, None]
+    assert labelled(["vLLM 0.34 out", "vLLM 0.35 beta"]) == [None, None]
+
+
+LABEL_LINES = """rag radar
+
+A1  FooRank: late interaction for long pages  (arXiv 2612.00011)
+    link   https://arxiv.org/abs/2612.00011
+    read   the whole paper, start to end
+
+A2  BarDB 3.1 release notes
+    link   https://example.org/bardb/3.1
+    read   skimmed
+"""
+
+
+def test_lines_opened_by_sibling_labels_are_items() -> None:
+    items = split_note("inbox/w.md", LABEL_LINES)
+    assert [(i.label, i.title) for i in items] == [
+        ("A1", "FooRank: late interaction for long pages  (arXiv 2612.00011)"),
+        ("A2", "BarDB 3.1 release notes"),
+    ]
+    assert items[0].url == "https://arxiv.org/abs/2612.00011"
+
+
+FIELD_TABLES = """# 发现
+
+#### 线索 1：FooRank 实战
+
+| 项 | 内容 |
+|---|---|
+| 链接 | https://example.org/a |
+| 看到哪一步 | 只看到搜索摘要 |
+
+#### 线索 2：BarDB 发布
+
+| 项 | 内容 |
+|---|---|
+| 链接 | https://example.org/b |
+| 看到哪一步 | 读完了 |
+"""
+
+
+def test_a_two_column_field_table_lists_one_items_fields() -> None:
+    items = split_note("inbox/x.md", FIELD_TABLES)
+    assert [(i.label, i.title) for i in items] == [("线索 1", "FooRank 实战"), ("线索 2", "BarDB 发布")]
+    # a two-column table of subjects and links is still a table of items
+    listing = "| repo | link |\n|---|---|\n| foo | https://a.org |\n| bar | https://b.org |\n"
+    assert [i.title for i in split_note("inbox/y.md", listing)] == ["foo", "bar"]
+
+
+# --- prose paragraphs, groups filed under another topic ---------------------------------------------
+
+PROSE_EMAIL = """Evening brief
+
+Short one tonight.
+
+Worth your time. The post "FooServe: 1M-token prefill on 16 GPUs" (https://example.org/fooserve). I read it all.
+
+Skip. A press release "Cheap H200 hours" (https://example.org/press), all theirs.
+"""
+
+
+def test_paragraphs_with_a_url_are_items_where_no_other_layout_fits() -> None:
+    items = split_note("inbox/m.md", PROSE_EMAIL)
+    assert [(i.recogniser, i.title) for i in items] == [
+        ("prose", "FooServe: 1M-token prefill on 16 GPUs"),
+        ("prose", "Cheap H200 hours"),
+    ]
+
+
+def test_an_item_filed_under_another_topic_is_excluded_with_the_notes_own_grouping(make_kb: MakeKB) -> None:
+    note = (
+        "扫一遍\n\n### 一、推理\n\n- **FooServe：新的 prefill 调度器**\n  https://example.org/fooserve\n  【已读全文】调度器按到达率分桶。\n\n"
+        "- **BazServe 2：投机解码**\n  https://example.org/baz\n  【仅摘要】\n\n"
+        "### 二、数据库（我自己跟的另一条线，不归 inference）\n\n- **BarDB 3.1：HNSW 持久化** 【已读全文】 https://example.org/bardb\n"
+        "- QuxVec 0.9 发布 【仅摘要】 https://example.org/qux\n"
+    )
+    brief = _brief(make_kb, note)
+    excluded = {e.key: e.reason for e in brief.excluded}  # type: ignore[attr-defined]
+    bar = next(reason for key, reason in excluded.items() if "BarDB" in key)
+    assert "另一主题" in bar and "不归 inference" in bar
+
+
+# --- a wrapped remark is one sentence; an average is not "all" -----------------------------------------
+
+
+def test_a_hedge_wrapped_onto_an_indented_line_stays_with_its_claim() -> None:
+    text = (
+        "A1  FooRank\n    read   通读（正文 + Table 2）\n"
+        "    doubt  作者说中文上几乎无损（两个子集平均 −0.1）。我不太信：\n"
+        "           只测了两个子集；我们自己掉了 1.8。先别当结论。"
+    )
+    assert read_evidence(text).level in (EvidenceLevel.verified, EvidenceLevel.partial)

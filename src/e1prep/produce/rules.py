@@ -211,6 +211,10 @@ class RulesProducer:
             excluded_reason = f"内容日期 {item.date}，远早于批次日期（旧刊/旧内容），不作增量"
         elif known:
             pass
+        elif item.group and (remark := off_topic(item.group)):
+            # filed by the note under another topic: the whole group is another document's, whatever its level
+            excluded_reason = f"笔记把它归在另一主题下（「{item.group[:60]}」：「{remark}」），不作增量"
+            out.off_topic.add((material.path, item.line_start))
         elif low:
             excluded_reason = f"{item.evidence.label}（{item.remark or '无核查说明'}），列为待核查线索，不作增量"
         elif remark := off_topic(item.text):

@@ -31,21 +31,39 @@ _SENTENCE_END = re.compile(r"[。；;！!？?]|\.(?:\s|$)")
 
 @dataclass(frozen=True, slots=True)
 class Label:
-    """A heading read as a label: its shape (prefix and kind of counter) and the label as written."""
+    """A heading's label: its shape (prefix and kind of counter), the label as written, and the title
+    written after it on the same line (empty when the heading is the label alone)."""
 
     shape: str
     text: str
+    rest: str = ""
+
+
+#: a label that leads a title on its line: a code of at most two letters and a counter (``A1  ColFuse``,
+#: ``B-03 vLLM``, ``Q7: …``), or a CJK word and a counter before a colon (``线索 1：Milvus …``). A counter
+#: is never part of a decimal (``vLLM 0.34`` holds no label), and ``v2`` is a version, not a code
+_LEAD = re.compile(
+    r"(?P<label>(?P<prefix>(?![vV]\d)[A-Za-z]{1,2})[-_#]?(?P<counter>\d{1,4})(?![\d.,]\d)(?P<suffix>[a-z]?)(?=[\s:：.)、—-]))"
+    r"[\s:：.)、—-]+(?P<rest>\S.*)"
+    r"|(?P<cjk>(?P<cprefix>[\u3400-\u9fff]{1,3})\s*(?P<ccounter>\d{1,4}))\s*[:：]\s*(?P<crest>\S.*)"
+)
 
 
 def read_label(heading: str) -> Label | None:
-    """The label a heading is, if it is nothing but a label (``B-01``, ``🟢 C1``, ``✅``), else None."""
+    """The label a heading is or opens with (``B-01``, ``🟢 C1``, ``✅``, ``A1  ColFuse …``), else None."""
     bare = _SIGNS.sub(" ", heading).strip()
     if not bare:
         return Label("", heading.strip())  # a sign alone
     m = _LABEL.fullmatch(bare)
-    if m is None:
+    if m is not None:
+        return Label(m.group("prefix").lower() + "#" + ("a" if m.group("suffix") else ""), bare)
+    lead = _LEAD.match(heading.strip().lstrip("#*>-+ ").replace("**", ""))
+    if lead is None:
         return None
-    return Label(m.group("prefix").lower() + "#" + ("a" if m.group("suffix") else ""), bare)
+    if lead.group("label"):
+        shape = lead.group("prefix").lower() + "#" + ("a" if lead.group("suffix") else "") + ":"
+        return Label(shape, lead.group("label"), lead.group("rest").strip())
+    return Label(lead.group("cprefix") + "#:", lead.group("cjk"), lead.group("crest").strip())
 
 
 def labelled(headings: list[str]) -> list[Label | None]:

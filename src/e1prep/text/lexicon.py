@@ -41,6 +41,8 @@ class Lexicon:
     reading_objects: tuple[str, ...] = ()
     read_together: tuple[str, ...] = ()
     whole_item: tuple[str, ...] = ()
+    #: words that end in a whole-item word without meaning it (``平均``)
+    not_whole: tuple[str, ...] = ()
     #: one literal gate for every verdict pattern, in the order of ``verdict_kinds`` (what it opens for
     #: one pattern is what a gate of that pattern alone would; one scan serves all of a text's verdicts)
     verdict_kinds: tuple[str, ...] = field(init=False, compare=False, repr=False)
@@ -107,4 +109,5 @@ def lexicon() -> Lexicon:
         reading_objects=tuple(data["scope"]["reading"]),
         read_together=tuple(data["scope"]["read_together"]),
         whole_item=tuple(data["scope"]["whole_item"]),
+        not_whole=tuple(data["scope"].get("not_whole", ())),
     )
