@@ -4,6 +4,8 @@ bold run-in titles, and a release that only moves a known subject's number is a 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from conftest import MakeKB
@@ -253,7 +255,8 @@ def test_paragraphs_with_a_url_are_items_where_no_other_layout_fits() -> None:
 
 def test_an_item_filed_under_another_topic_is_excluded_with_the_notes_own_grouping(make_kb: MakeKB) -> None:
     note = (
-        "扫一遍\n\n### 一、推理\n\n- **FooServe：新的 prefill 调度器**\n  https://example.org/fooserve\n  【已读全文】调度器按到达率分桶。\n\n"
+        "扫一遍\n\n### 一、推理\n\n- **FooServe：新的 prefill 调度器**\n  https://example.org/fooserve\n"
+        "  【已读全文】调度器按到达率分桶。\n\n"
         "- **BazServe 2：投机解码**\n  https://example.org/baz\n  【仅摘要】\n\n"
         "### 二、数据库（我自己跟的另一条线，不归 inference）\n\n- **BarDB 3.1：HNSW 持久化** 【已读全文】 https://example.org/bardb\n"
         "- QuxVec 0.9 发布 【仅摘要】 https://example.org/qux\n"
@@ -274,3 +277,34 @@ def test_a_hedge_wrapped_onto_an_indented_line_stays_with_its_claim() -> None:
         "           只测了两个子集；我们自己掉了 1.8。先别当结论。"
     )
     assert read_evidence(text).level in (EvidenceLevel.verified, EvidenceLevel.partial)
+
+
+# --- the first-contact cases are gated (.ci/run) ---------------------------------------------------------
+
+
+def test_gate_checks_the_thresholds_on_the_cases_named(tmp_path: Path) -> None:
+    from e1prep.cli import main
+
+    root = Path(__file__).resolve().parents[1]
+    floors = tmp_path / "t.toml"
+    floors.write_text("[rules]\nevery_case_increments_f1_min = 1.01\n", encoding="utf-8")  # unreachable
+    args = ["eval", "--golden", str(root / "evals" / "firstcontact"), "--thresholds", str(floors)]
+    args += ["--case", "2026-12-07-otherhand-f"]
+    assert main(args) == 0  # a single case without --gate: thresholds are for the whole set
+    assert main([*args, "--gate"]) == 1
+    shipped = root / "evals" / "firstcontact" / "thresholds.toml"
+    gated = ["2026-12-07-otherhand-f", "2026-12-09-otherhand-g", "2026-12-11-otherhand-h", "2026-12-14-otherhand-i"]
+    assert (
+        main(
+            [
+                "eval",
+                "--golden",
+                str(root / "evals" / "firstcontact"),
+                "--thresholds",
+                str(shipped),
+                "--gate",
+                *[x for c in gated for x in ("--case", c)],
+            ]
+        )
+        == 0
+    )
