@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from e1prep.text.lexicon import lexicon
+from e1prep.read import notes as _new
 from e1prep.read.notes import URL_RE, _HEADING, _NUMBERED, _TABLE_ROW, _TABLE_SEP, _TOP_BULLET, _LINK_TITLE
 
 
@@ -65,7 +66,8 @@ def _table_spans(lines: list[str]) -> tuple[list[_Span], list[list[str]]]:
         )
         spans.append(_Span(title, i, i + 1, "table", check, other))
         rows.append(cells)
-    return spans, rows
+    # what issue 23 added (a field table lists one item's fields): the new reader's own function
+    return _new._without_field_tables(spans, rows)  # type: ignore[arg-type]
 
 
 def _title_column(header: list[str], cells: list[str]) -> int:
@@ -231,9 +233,10 @@ def _spans_of(lines: list[str]) -> list[_Span]:
     candidates: list[Callable[[], list[_Span]]] = [
         lambda: _refine(lines, _heading_spans(lines), urls, tables),
         lambda: _list_spans(lines, _NUMBERED, "numbered"),
+        lambda: _new._label_line_spans(lines),  # issue 23: label-led lines, the new reader's own
         lambda: tables,
         lambda: _list_spans(lines, _TOP_BULLET, "bullet", with_url=urls),
-        lambda: _link_paragraph_spans(lines),
+        lambda: _new._link_paragraph_spans(lines),  # issue 23 added bold run-in paragraphs to it
         lambda: _titled_url_spans(lines, urls),
         lambda: _segmented_spans(lines),
     ]

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from e1prep.brief.models import EvidenceLevel
 from e1prep.read import evidence, markers, notes
 from e1prep.read.markers import LOWERING_KINDS, RANK, find, strictest, strip_urls
+from e1prep.text.lexicon import lexicon
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -71,6 +72,9 @@ def _plain_clean_title(raw: str) -> str:
         title = notes.MD_LINK.sub(r"\1", title)
     if "://" in title:
         title = notes.URL_RE.sub("", title)
+    field = re.match(r"^(?:\*\*)?([^\s:：*]{1,16})(?:\*\*)?\s*[:：]\s*", title)
+    if field and field.group(1).lower() in lexicon().title_labels:  # a title field gives its value
+        title = title[field.end() :]
     return title.replace("**", "").replace("`", "").strip(" -—:：|")
 
 

@@ -167,6 +167,11 @@ def _parser() -> argparse.ArgumentParser:
         "--reference", metavar="DIR", help="reference backend: extractions folder (default: evals/reference)"
     )
     e.add_argument(
+        "--gate",
+        action="store_true",
+        help="with --case: check the thresholds on the cases named (without it, thresholds are for the whole set)",
+    )
+    e.add_argument(
         "--variants-dir",
         metavar="DIR",
         help="rules backend: where the layout variants of the golden cases are written (default: a temporary folder)",

@@ -30,7 +30,18 @@ from ..kb.knowledge import KnowledgeDoc
 from ..kb.loading import KB, Material, card_field_line, card_repo, card_section
 from ..read import markers
 from ..read.identity import identify, may_be_known_as_a_lead
-from ..read.notes import MD_LINK, NoteItem, blocks, index_only, is_stale, line_evidence, note_items, off_topic
+from ..read.notes import (
+    MD_LINK,
+    URL_RE,
+    NoteItem,
+    blocks,
+    index_only,
+    is_stale,
+    line_evidence,
+    note_items,
+    off_topic,
+    said_known,
+)
 from ..read.numbers import NumberToken, parse_value, quantities
 from ..text.lexicon import lexicon
 from ..text.textindex import term_set, terms
@@ -48,7 +59,9 @@ _ENTITY = re.compile(
 _POINT_LINE = re.compile(r"^\s*(?:[-*+]|\d{1,2}[.)、])\s+(.*\S)\s*$")
 _META_PREFIX = re.compile(
     r"^(?:URL|链接|来源|核查|部分核查|证据|日期|发布日期|发布|文档最后更新|Check|Checked|Evidence|Date|Source|"
-    r"Link|要点|Key points|Points|初判|关联|Status|状态)\s*[:：]",
+    r"Link|要点|Key points|Points|初判|关联|Status|状态|"
+    + "|".join(re.escape(w) for w in sorted(lexicon().title_labels))  # the title field: the item's title
+    + r")\s*[:：]",
     re.I,
 )
 _BOUNDARY_PREFIX = re.compile(r"^(?:边界|证据边界|注意|限定|Caveat|Boundary|Limits?)\s*[:：]", re.I)
@@ -198,6 +211,10 @@ class RulesProducer:
             excluded_reason = f"内容日期 {item.date}，远早于批次日期（旧刊/旧内容），不作增量"
         elif known:
             pass
+        elif item.group and (remark := off_topic(item.group)):
+            # filed by the note under another topic: the whole group is another document's, whatever its level
+            excluded_reason = f"笔记把它归在另一主题下（「{item.group[:60]}」：「{remark}」），不作增量"
+            out.off_topic.add((material.path, item.line_start))
         elif low:
             excluded_reason = f"{item.evidence.label}（{item.remark or '无核查说明'}），列为待核查线索，不作增量"
         elif remark := off_topic(item.text):
@@ -213,7 +230,8 @@ class RulesProducer:
             return
         assert ident is not None  # only an excluded item goes unidentified
         key, hits, url_known, anchored = ident.key, ident.hits, ident.url_known, ident.anchored
-        if known and (version := new_version(item, doc)) is not None:
+        version = new_version(item, doc) if known else None
+        if version is not None and _new_entity(item, doc, key, version):
             # a known subject with a version the document has not recorded: an update in place
             inc = self._increment(material, item, key, hits, index)
             fact = f"{key} 活文档已收；本条的版本 {version} 活文档未记（新事实）。"
@@ -228,6 +246,11 @@ class RulesProducer:
                 + (f"，arXiv:{anchored} 已是锚点" if anchored else "")
                 + "；本轮不构成增量。"
             )
+            if version is not None:  # a release that moves only the number: the refresh names it
+                key = f"{key} {version}"
+                summary = summary.replace(
+                    "；本轮不构成增量。", f"；本条的版本 {version} 活文档未记，只是版本推进，本轮不构成增量。"
+                )
             out.refreshes.append(
                 Refresh(key=key, sources=[material.path], evidence=item.evidence, summary=summary, doc_hits=hits)
             )
@@ -404,6 +427,9 @@ _ASIDE = re.compile(r"[（(][^）)]*[）)]")
 #: a release's version in an item's title: ``v0.5.21``, ``0.26.1``, ``V4.1`` (two parts at least)
 _VERSION = re.compile(r"(?<![\w.])[vV]?\d+\.\d+(?:\.\d+)*(?:rc\d+)?(?![\w.%])")
 
+#: a pre-release tag standing alone (``rc2``, ``beta1``): part of a version, not a new name
+_PRE_RELEASE = re.compile(r"(?:rc|alpha|beta|dev|post)\d+", re.I)
+
 
 def new_version(item: NoteItem, doc: KnowledgeDoc) -> str | None:
     """The version a known item's title names that the living document does not hold, read in full
@@ -413,6 +439,23 @@ def new_version(item: NoteItem, doc: KnowledgeDoc) -> str | None:
     for m in _VERSION.finditer(item.title):
         if not _holds_version(doc.text, m.group(0).lstrip("vV")):
             return m.group(0)
+    return None
+
+
+def _new_entity(item: NoteItem, doc: KnowledgeDoc, key: str, version: str) -> str | None:
+    """A product-like name of the item (``MXFP4``, ``gfx950``) the living document does not hold, other than
+    the subject and its version: what makes a known subject's new version an update rather than a refresh
+    (a release that only moves the number is a refresh, as the hand briefs file it)."""
+    if said_known(item.text) is not None:
+        return None  # the note says the document already has it
+    own = {key.lower(), version.lower(), version.lstrip("vV").lower(), (item.label or "").lower()}
+    # a URL's path names no new thing, and a version's parts (``v0`` of ``v0.34.0``) are no name
+    for m in _ENTITY.finditer(_VERSION.sub(" ", URL_RE.sub(" ", item.text))):
+        name = m.group(0)
+        if name.lower() in own or lexicon().is_generic(name):
+            continue
+        if not _VERSION.fullmatch(name) and not _PRE_RELEASE.fullmatch(name) and doc.search(name).hits == 0:
+            return name
     return None
 
 

@@ -31,6 +31,7 @@ from ..text import visible
 from ..text.lexicon import lexicon
 from ..text.regexgate import guarded
 from .markers import LOWERING_KINDS, RANK, Hit, find, in_quotes, negated, strictest, strip_urls
+from .scope import claim_only, same_sentence
 
 
 def _alternation(words: tuple[str, ...]) -> str:
@@ -150,17 +151,10 @@ def _read_stripped(text: str, body: str, legend: dict[str, Statement] | None) ->
 def _read_hits(text: str, body: str, hits: list[Hit], symbol_statements: list[Statement]) -> Statement:
     """The reading of a remark from its markers and legend symbols."""
     hedges = [h for h in hits if h.marker.kind in ("hedge", "relay")]
-    positives: list[Hit] = []
-    refused: list[str] = []
-    for h in hits:
-        if h.marker.kind not in ("full", "partial"):
-            continue
-        if negated(body, h, hits):
-            refused.append(_context(body, h))
-        elif in_quotes(body, h.start):
-            refused.append(f"「{h.marker.text}」（引述）")
-        else:
-            positives.append(h)
+    positives, refused = _own_reads(body, hits)
+    if positives and hedges:
+        # a hedge on a claim of its own sentence limits that claim's numbers, not the stated read
+        hedges = [h for h in hedges if not _claim_hedge(body, h, positives)]
     if hedges or refused:
         words = [h.marker.text for h in hedges] + refused
         # hedged, the page still could not be read: that is said too (``打不开（404），可能被删了``)
@@ -188,7 +182,10 @@ def _read_hits(text: str, body: str, hits: list[Hit], symbol_statements: list[St
     for h in limits:
         words.append(h.marker.text)
         # only a summary, a snippet, or the vendor's own numbers: that, whatever else was read
-        exclusive = h.marker.kind in ("summary", "snippet", "vendor")
+        # (a claim's own sentence, apart from a stated full read, limits that claim: ``teaser only: 1.8×``)
+        exclusive = h.marker.kind in ("summary", "snippet", "vendor") and not (
+            full_read and _claim_hedge(body, h, positives)
+        )
         # a full read with another stated limitation is partial; a partial check keeps the limitation's level
         if full_read and not exclusive:
             levels.append(EvidenceLevel.partial)
@@ -208,6 +205,32 @@ def _read_hits(text: str, body: str, hits: list[Hit], symbol_statements: list[St
         )
     understood = all(s.understood for s in symbol_statements)
     return Statement(level, words, understood, bool(pos_levels), blocked, text, full=full_read)
+
+
+def _own_reads(body: str, hits: list[Hit]) -> tuple[list[Hit], list[str]]:
+    """The writer's own full or partial reads, and the words of those negated or quoted."""
+    positives: list[Hit] = []
+    refused: list[str] = []
+    for h in hits:
+        if h.marker.kind not in ("full", "partial"):
+            continue
+        if negated(body, h, hits):
+            refused.append(_context(body, h))
+        elif in_quotes(body, h.start):
+            refused.append(f"「{h.marker.text}」（引述）")
+        else:
+            positives.append(h)
+    return positives, refused
+
+
+def _claim_hedge(body: str, h: Hit, positives: list[Hit]) -> bool:
+    """A hedge that governs a claim of its own sentence (:func:`scope.claim_only`), apart from every
+    stated read, or that stands in the item's title line while every read is stated below it (the title
+    asks about the subject, ``vLLM 0.34 到底发了没？``): it does not reach the item."""
+    title_end = body.find("\n")
+    if 0 <= h.end <= title_end and all(p.start > title_end for p in positives):
+        return True
+    return claim_only(body, h.start, h.end) and not any(same_sentence(body, h.start, p.start) for p in positives)
 
 
 def _truncation(h: Hit) -> bool:

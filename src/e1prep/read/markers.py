@@ -419,6 +419,8 @@ def negated(text: str, hit: Hit, hits: list[Hit]) -> bool:
         if other.marker.kind not in ("negation", "hedge", "unverified") or other.end > hit.start:
             continue
         gap = visible.projection(text[other.end : hit.start]).text  # the gap as seen: emphasis is no distance
+        if "\n" in gap.strip(" \t") and "\n" not in text[other.start : other.end]:
+            continue  # a negator ends with its line: the next line's read is another statement
         if other.marker.lang == "zh" and len(gap.strip()) <= 2:
             return True
         if other.marker.lang == "en" and len(gap) <= 12 and not re.search(r"[;；。，,.]", gap):
