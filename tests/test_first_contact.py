@@ -308,3 +308,13 @@ def test_gate_checks_the_thresholds_on_the_cases_named(tmp_path: Path) -> None:
         )
         == 0
     )
+
+
+def test_an_item_with_no_more_than_a_title_and_a_link_stays_a_clue(make_kb: MakeKB) -> None:
+    pointer = "# radar\n\n## FooServe 1.0\n- https://example.org/fooserve\n- 核查：已读原文\n"
+    brief = _brief(make_kb, pointer)
+    assert not brief.increments  # type: ignore[attr-defined]
+    [clue] = [e for e in brief.excluded if "FooServe" in e.key]  # type: ignore[attr-defined]
+    assert "只有标题和链接" in clue.reason
+    with_body = pointer + "- 接入 vLLM 的 prefill 调度器，按到达率分桶，开源。\n"
+    assert [i.key for i in _brief(make_kb, with_body).increments] == ["FooServe"]  # type: ignore[attr-defined]

@@ -217,6 +217,8 @@ class RulesProducer:
             out.off_topic.add((material.path, item.line_start))
         elif low:
             excluded_reason = f"{item.evidence.label}（{item.remark or '无核查说明'}），列为待核查线索，不作增量"
+        elif not _has_substance(item):
+            excluded_reason = "只有标题和链接，没有写出具体内容（能力、发布、测量或设计），列为线索，不作增量"
         elif remark := off_topic(item.text):
             excluded_reason = f"笔记自述与本主题无关（「{remark}」），不作增量"
             out.off_topic.add((material.path, item.line_start))
@@ -463,6 +465,25 @@ def _new_entity(item: NoteItem, doc: KnowledgeDoc, key: str, version: str) -> st
 def _holds_version(text: str, bare: str) -> bool:
     """Whether ``text`` holds the version ``bare`` (``0.5.21`` is held by ``v0.5.21`` and ``SGLang 0.5.21``)."""
     return re.search(r"(?<![\d.])" + re.escape(bare) + r"(?![\d])", text) is not None
+
+
+#: the least a body must say, past its URLs, fields and check remark, to be more than a pointer
+_SUBSTANCE_MIN = 8
+
+
+def _has_substance(item: NoteItem) -> bool:
+    """Whether the item says something beyond its title and pointer: a table row's other cells, or a
+    line of its body that is not a URL, a field of bookkeeping (URL, 核查, 日期 ...) or its check remark."""
+    if item.cells:
+        return True
+    said = 0
+    for line in item.text.split("\n")[1:]:
+        text = _strip_bullet(line.strip())
+        if _META_PREFIX.match(text):
+            continue
+        said += len(URL_RE.sub("", text).strip(" -—:：|*【】[]()（）<>"))
+    title_rest = URL_RE.sub("", item.text.split("\n", 1)[0]).replace(item.title, "")
+    return said + len(title_rest.strip(" #-—:：|*【】[]()（）")) >= _SUBSTANCE_MIN
 
 
 def _strip_bullet(line: str) -> str:
