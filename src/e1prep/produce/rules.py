@@ -217,6 +217,8 @@ class RulesProducer:
             out.off_topic.add((material.path, item.line_start))
         elif low:
             excluded_reason = f"{item.evidence.label}（{item.remark or '无核查说明'}），列为待核查线索，不作增量"
+        elif not _has_substance(item):
+            excluded_reason = "只有标题和链接，没有写出具体内容（能力、发布、测量或设计），列为线索，不作增量"
         elif remark := off_topic(item.text):
             excluded_reason = f"笔记自述与本主题无关（「{remark}」），不作增量"
             out.off_topic.add((material.path, item.line_start))
@@ -231,8 +233,11 @@ class RulesProducer:
         assert ident is not None  # only an excluded item goes unidentified
         key, hits, url_known, anchored = ident.key, ident.hits, ident.url_known, ident.anchored
         version = new_version(item, doc) if known else None
-        if version is not None and _new_entity(item, doc, key, version):
-            # a known subject with a version the document has not recorded: an update in place
+        read = item.evidence in (EvidenceLevel.verified, EvidenceLevel.partial)
+        names = _new_entities(item, doc, key, version) if version is not None and read else []
+        if version is not None and names:
+            # a known subject with a version the document has not recorded, and a new thing: an update in
+            # place (new names alone do not make one: on the all-known golden day every recheck names some)
             inc = self._increment(material, item, key, hits, index)
             fact = f"{key} 活文档已收；本条的版本 {version} 活文档未记（新事实）。"
             out.increments.append(inc.model_copy(update={"kind": "update", "relation": fact}))
@@ -442,27 +447,50 @@ def new_version(item: NoteItem, doc: KnowledgeDoc) -> str | None:
     return None
 
 
-def _new_entity(item: NoteItem, doc: KnowledgeDoc, key: str, version: str) -> str | None:
-    """A product-like name of the item (``MXFP4``, ``gfx950``) the living document does not hold, other than
-    the subject and its version: what makes a known subject's new version an update rather than a refresh
-    (a release that only moves the number is a refresh, as the hand briefs file it)."""
+def _new_entities(item: NoteItem, doc: KnowledgeDoc, key: str, version: str | None) -> list[str]:
+    """The product-like names of the item (``MXFP4``, ``manifestSignature``) the living document does not
+    hold, other than the subject, its version and the item's label: what makes a known subject's item an
+    update rather than a refresh (a release that only moves the number is a refresh, as the hand briefs
+    file it). None when the note says the document already has it."""
     if said_known(item.text) is not None:
-        return None  # the note says the document already has it
-    own = {key.lower(), version.lower(), version.lstrip("vV").lower(), (item.label or "").lower()}
+        return []
+    own = {key.lower(), (item.label or "").lower()}
+    if version is not None:
+        own |= {version.lower(), version.lstrip("vV").lower()}
+    found: list[str] = []
     # a URL's path names no new thing, and a version's parts (``v0`` of ``v0.34.0``) are no name
     for m in _ENTITY.finditer(_VERSION.sub(" ", URL_RE.sub(" ", item.text))):
         name = m.group(0)
-        if name.lower() in own or lexicon().is_generic(name):
+        if name.lower() in own or name in found or lexicon().is_generic(name):
             continue
         if not _VERSION.fullmatch(name) and not _PRE_RELEASE.fullmatch(name) and doc.search(name).hits == 0:
-            return name
-    return None
+            found.append(name)
+    return found
 
 
 @lru_cache(maxsize=64)  # a batch names the same versions item after item; the text's hash is computed once
 def _holds_version(text: str, bare: str) -> bool:
     """Whether ``text`` holds the version ``bare`` (``0.5.21`` is held by ``v0.5.21`` and ``SGLang 0.5.21``)."""
     return re.search(r"(?<![\d.])" + re.escape(bare) + r"(?![\d])", text) is not None
+
+
+#: the least a body must say, past its URLs, fields and check remark, to be more than a pointer
+_SUBSTANCE_MIN = 8
+
+
+def _has_substance(item: NoteItem) -> bool:
+    """Whether the item says something beyond its title and pointer: a table row's other cells, or a
+    line of its body that is not a URL, a field of bookkeeping (URL, 核查, 日期 ...) or its check remark."""
+    if item.cells:
+        return True
+    said = 0
+    for line in item.text.split("\n")[1:]:
+        text = _strip_bullet(line.strip())
+        if _META_PREFIX.match(text):
+            continue
+        said += len(URL_RE.sub("", text).strip(" -—:：|*【】[]()（）<>"))
+    title_rest = URL_RE.sub("", item.text.split("\n", 1)[0]).replace(item.title, "")
+    return said + len(title_rest.strip(" #-—:：|*【】[]()（）")) >= _SUBSTANCE_MIN
 
 
 def _strip_bullet(line: str) -> str:
