@@ -39,9 +39,11 @@ examples:
       --cassette tests/cassettes/llm/2026-10-25-inference__extract_material-v1.yaml
   E1PREP_BASE_URL=http://127.0.0.1:8000/v1 E1PREP_MODEL=my-model python -m e1prep draft MANIFEST --backend llm
   python -m e1prep verify brief.json --manifest MANIFEST
-  python -m e1prep lint ../shared/seeds/000_1bac1d1fb921dd28.txt
+  python -m e1prep lint brief.md
   python -m e1prep eval --backend rules --report eval-report.json
   python -m e1prep schema --check
+
+the KB and manifest e1prep reads: docs/kb-contract.md (in a checkout)
 """
 
 
