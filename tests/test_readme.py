@@ -9,21 +9,22 @@ before it says what becomes of it:
   status the comment states (``run (exit 1)``, which the README must say in its text too);
 - ``<!-- snippet: ci -->``: installs packages; ``.ci/run`` runs each of its commands as written;
 - ``<!-- snippet: install -->``: installs or compiles packages; not run here;
-- ``<!-- snippet: model server -->``: needs a model server; not run here (Python is still compiled and its
-  imports made), and the README says so in the text just before it.
+- ``<!-- snippet: model server -->``: needs a model server, and the README says so in the text just before
+  it; a Python one runs here against ``scripts/stub_openai_server.py`` on 127.0.0.1, a shell one not at all.
 
 A shell block with no comment, or a Python block with any comment but ``model server``, fails the test.
 """
 
 from __future__ import annotations
 
-import ast
 import importlib.util
 import os
 import re
 import subprocess
 import sys
+import time
 import tomllib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -131,12 +132,33 @@ def test_the_snippet_runs_as_written(snippet: Snippet, beside_checkout: Path) ->
     assert done.returncode == snippet.exit, f"{snippet} exited {done.returncode}:\n{done.stderr[-3000:]}"
 
 
+@pytest.fixture(scope="module")
+def stub_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """scripts/stub_openai_server.py on 127.0.0.1: the model server a 'model server' Python snippet asks."""
+    port_file = tmp_path_factory.mktemp("stub") / "port"
+    server = subprocess.Popen(
+        [sys.executable, str(ROOT / "scripts" / "stub_openai_server.py"), "--port-file", str(port_file)]
+    )
+    try:
+        for _ in range(100):
+            if port_file.is_file() and port_file.read_text().strip():
+                break
+            time.sleep(0.1)
+        yield f"http://127.0.0.1:{port_file.read_text().strip()}/v1"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
 @pytest.mark.parametrize("snippet", [s for s in SNIPPETS if s.lang == "python" and not s.runs], ids=str)
-def test_a_snippet_that_needs_a_server_compiles_and_its_imports_exist(snippet: Snippet) -> None:
-    tree = ast.parse(snippet.body, str(snippet))
-    imports = [node for node in tree.body if isinstance(node, ast.Import | ast.ImportFrom)]
-    assert imports
-    exec(compile(ast.Module(body=imports, type_ignores=[]), str(snippet), "exec"), {})  # type: ignore[arg-type]
+def test_a_python_snippet_that_needs_a_server_runs_against_a_stub_one(
+    snippet: Snippet, beside_checkout: Path, stub_server: str
+) -> None:
+    env = _env(beside_checkout) | {"E1PREP_BASE_URL": stub_server, "E1PREP_MODEL": "stub-model"}
+    done = subprocess.run(
+        [sys.executable, "-c", snippet.body], cwd=beside_checkout, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, f"{snippet} exited {done.returncode}:\n{done.stderr[-3000:]}"
 
 
 def test_the_python_api_snippet_checks_what_it_shows() -> None:
