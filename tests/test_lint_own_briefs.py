@@ -1,6 +1,7 @@
 """Issue 25, finding 6: ``lint`` on e1prep's own briefs. Each finding was either lint misreading a drafted
-brief (a comment no reader sees, a heading's count of its own entries, a heading titling a sourced entry)
-or the brief not saying where its numbers came from (the batch line: the manifest's score and count)."""
+brief (a comment no reader sees, a heading's count of its own entries, a heading or list item titling a
+sourced entry, the verifier's own verdict lines in the appendices) or the brief not saying where its
+numbers came from (the batch line: the manifest's score and count)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,19 @@ def tokens(text: str) -> list[str]:
 def test_every_golden_brief_lints_clean(case: Path, lang: str) -> None:
     markdown = render_markdown(draft_brief(case / "manifest.json"), lang=lang)  # type: ignore[arg-type]
     assert [(f.line, f.token, f.context) for f in lint_text(markdown)] == []
+
+
+@pytest.mark.parametrize("case", GOLDEN, ids=lambda p: p.name)
+@pytest.mark.parametrize("prompt", ["extract_material", "extract_items"])
+def test_every_replayed_model_brief_lints_clean(case: Path, prompt: str) -> None:
+    """The model's briefs too: their appendices list the verifier's rejections, numbers and all."""
+    pytest.importorskip("vcr")
+    from e1prep.llm.evalreplay import replay_producer
+
+    producer, replaying = replay_producer(case, ROOT / "tests" / "cassettes" / "llm", prompt)
+    with replaying:
+        brief = draft_brief(case / "manifest.json", producer=producer)
+    assert [(f.line, f.token, f.context) for f in lint_text(render_markdown(brief))] == []
 
 
 def test_an_html_comment_is_not_what_the_brief_says() -> None:
@@ -54,3 +68,15 @@ def test_a_heading_titles_its_entry_and_the_entry_s_source_covers_it() -> None:
 def test_naming_the_work_guard_manifest_sources_the_batch_line() -> None:
     assert tokens("批次：work-guard 清单 job j，item i，score 8.0。处理范围：清单 materials 的 8 份材料。\n") == []
     assert tokens("批次：job j，item i，score 8.0。\n") == ["8.0"]
+
+
+def test_a_verifier_rule_tag_is_the_verifier_s_verdict_on_what_it_quotes() -> None:
+    rejected = "## 附：校验器拒收的对象（1 个）\n\n- increments · 1（producer llm）\n"
+    rejected += "  - [quantity-uncited] increments\\[6].title: '1' — no number citation of this object carries it\n"
+    assert tokens(rejected) == []
+    assert tokens("- [not-a-rule] increments\\[6].title: '1'\n") != []
+
+
+def test_a_list_item_s_nested_items_speak_for_it() -> None:
+    assert tokens("- 吞吐提升 287%\n  - 来源：inbox/jay/n.md\n") == []
+    assert tokens("- 吞吐提升 287%\n- 来源：inbox/jay/n.md\n") == ["287%"]  # a sibling is not a child

@@ -12,6 +12,7 @@ from ..kb.loading import decode
 from ..read import markers
 from ..read.numbers import parse_value, scan
 from ..text.visible import without_hidden
+from .report import RULES
 
 EVIDENCE_MARKERS: tuple[str, ...] = (
     *EVIDENCE_LABELS.values(),
@@ -63,8 +64,10 @@ def lint_text(text: str) -> list[LintFinding]:
     Only what a reader sees is linted: HTML comments (a drafted brief's usage line) are blanked first, as
     the loader does for the KB. A Markdown heading's count of its own entries (``## 1. 增量（2 条）``) is
     the brief's bookkeeping when it agrees with the entries under the heading; a count that does not
-    agree is listed like any other number. A heading titles the entry below it, whose lines (its source,
-    its evidence level) speak for the heading's numbers too.
+    agree is listed like any other number. A heading titles the entry below it, and a list item its nested
+    items: their lines (a source, an evidence level) speak for its numbers too. A line tagged with a
+    verifier rule (``[quantity-uncited] …``, a drafted brief's appendix) is the verifier's verdict on what it
+    quotes, a marker like any other.
     """
     findings = []
     lines = without_hidden(text.replace("\r\n", "\n"))[0].split("\n")
@@ -105,14 +108,18 @@ _TABLE_RULE = re.compile(r"^\|[\s:|-]+\|?\s*$")
 
 
 def _body_of(lines: list[str], idx: int) -> str:
-    """A heading's own lines, up to the next heading ("" for a line that is no heading)."""
-    if not _HEADING.match(lines[idx]):
+    """What a heading or a list item titles: a heading's lines up to the next heading, a list item's
+    nested lines (indented deeper, up to the first that is not); "" for any other line."""
+    line = lines[idx]
+    heading = bool(_HEADING.match(line))
+    if not heading and not _LIST_ITEM.match(line.lstrip()):
         return ""
+    indent = len(line) - len(line.lstrip())
     body = []
-    for line in lines[idx + 1 :]:
-        if _HEADING.match(line):
+    for nxt in lines[idx + 1 :]:
+        if _HEADING.match(nxt) if heading else (not nxt.strip() or len(nxt) - len(nxt.lstrip()) <= indent):
             break
-        body.append(line)
+        body.append(nxt)
     return "\n" + "\n".join(body)
 
 
@@ -142,9 +149,17 @@ def _entries_under(lines: list[str], idx: int) -> int | None:
     return own or subs
 
 
+#: a verifier rule tag (``[quantity-uncited]``): the line is the verifier's verdict on what it quotes
+_RULE_TAG = re.compile(r"\[(" + "|".join(map(re.escape, RULES)) + r")\]")
+
+
 def _marked(text: str) -> bool:
     low = text.lower()
-    return any(m.lower() in low for m in EVIDENCE_MARKERS) or bool(SOURCE_MARKERS.search(text))
+    return (
+        any(m.lower() in low for m in EVIDENCE_MARKERS)
+        or bool(SOURCE_MARKERS.search(text))
+        or bool(_RULE_TAG.search(text))
+    )
 
 
 def lint_file(path: str | Path) -> list[LintFinding]:
