@@ -41,9 +41,11 @@ examples:
   python -m e1prep draft MANIFEST --json brief.json --html review.html   # the brief beside its materials
   python -m e1prep verify brief.json --manifest MANIFEST
   python -m e1prep review brief.json --manifest MANIFEST --html review.html
-  python -m e1prep lint ../shared/seeds/000_1bac1d1fb921dd28.txt
+  python -m e1prep lint brief.md
   python -m e1prep eval --backend rules --report eval-report.json
   python -m e1prep schema --check
+
+the KB and manifest e1prep reads: docs/kb-contract.md (in a checkout)
 """
 
 

@@ -36,7 +36,7 @@ Lang = Literal["zh", "en"]
 _ZH = {
     "title": "{topic} · E1 预消化简报（{date}）",
     "batch": (
-        "批次：job {job}，item {item}，score {score}。"
+        "批次：work-guard 清单 job {job}，item {item}，score {score}。"
         "处理范围：严格按清单 materials 的 {n} 份材料，未做全库扫描、未联网补料。"
     ),
     "baseline": "对照基线：{path}（更新标记 {version}，共 {lines} 行，arXiv 锚点 {anchors} 条）。",
