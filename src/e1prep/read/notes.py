@@ -18,6 +18,20 @@ from . import markers
 
 URL_RE = re.compile(r"https?://[^\s<>()\[\]（）【】\"'`，。；、|]+")
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
+#: what a line holds besides a URL when it is only the URL: link marks, brackets, punctuation, spaces
+_URL_ONLY_REST = re.compile(r"[\s<>()\[\]（）【】《》\"'`*_.,;:!?，。；：！？、·|\-–—]*")
+
+
+def url_only(text: str) -> str | None:
+    """The URL, when ``text`` is only a URL (or a link whose text is its URL) and punctuation; else None.
+
+    Such a line is no key point: the URL stays the item's URL (or its citation)."""
+    if "://" not in text:
+        return None
+    found = URL_RE.findall(text)
+    if not found or not _URL_ONLY_REST.fullmatch(URL_RE.sub("", text)):
+        return None
+    return str(found[0]).rstrip(".,;:)")
 
 
 def _heading(line: str) -> tuple[int, str] | None:

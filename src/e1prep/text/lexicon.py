@@ -39,6 +39,9 @@ class Lexicon:
     reading_objects: tuple[str, ...] = ()
     read_together: tuple[str, ...] = ()
     whole_item: tuple[str, ...] = ()
+    #: the neighbours that make a number an identifier (``version 0.4``, ``4-bit``, ``7B model``), and the
+    #: names of a repository card's own counts (``stars``, ``forks``): each a list of regex fragments
+    numbers: dict[str, tuple[str, ...]] = field(default_factory=dict)
     #: one literal gate for every verdict pattern, in the order of ``verdict_kinds`` (what it opens for
     #: one pattern is what a gate of that pattern alone would; one scan serves all of a text's verdicts)
     verdict_kinds: tuple[str, ...] = field(init=False, compare=False, repr=False)
@@ -104,4 +107,5 @@ def lexicon() -> Lexicon:
         reading_objects=tuple(data["scope"]["reading"]),
         read_together=tuple(data["scope"]["read_together"]),
         whole_item=tuple(data["scope"]["whole_item"]),
+        numbers={k: tuple(v) for k, v in data.get("numbers", {}).items()},
     )
