@@ -23,7 +23,7 @@ from e1prep import draft_brief, render_markdown, verify_brief
 from e1prep.brief.models import Brief, ContradictionKind, EvidenceLevel
 from e1prep.read import numbers
 from e1prep.read.evidence import read_remark
-from e1prep.read.notes import url_only
+from e1prep.read.notes import split_note, url_only
 from e1prep.text.naming import plain_title
 
 KB = Path(__file__).parent / "data" / "reading-mistakes"
@@ -68,7 +68,22 @@ def test_an_id_seen_only_in_a_403_snippet_is_listed_as_not_citable(brief: Brief)
         assert ("不可引用" if lang == "zh" else "not citable") in row and "403" in row
 
 
-def test_an_anchored_id_stays_citable_whatever_cites_it(tmp_path: Path) -> None:
+def test_the_verifier_corrects_an_anchor_called_citable_by_anyone(brief: Brief) -> None:
+    """A brief written by anyone that calls the snippet-only id citable is corrected, visibly."""
+    forged = brief.model_copy(
+        update={"anchors": [a.model_copy(update={"citable": True, "reason": ""}) for a in brief.anchors]}
+    )
+    report = verify_brief(forged, MANIFEST)
+    assert [(v.path, v.rule) for v in report.violations] == [("anchors[1].citable", "anchor-not-citable")]
+    [repair] = report.repairs
+    assert repair.rule == "anchor-not-citable" and repair.action == "corrected" and repair.key == "2611.09876"
+    assert report.brief is not None
+    fixed = {a.arxiv: a for a in report.brief.anchors}
+    assert fixed["2611.09876"].citable is False and "403" in fixed["2611.09876"].reason
+    assert fixed["2611.04417"].citable is True  # a paper card's own id is left as it is
+
+
+def test_an_anchored_id_stays_citable_whatever_cites_it() -> None:
     """The document already cites it: this batch's snippet does not make it less citable."""
     from e1prep.read.citing import Citing, citable
 
@@ -233,6 +248,18 @@ def test_titles_are_unescaped_before_rendering(brief: Brief) -> None:
     md = render_markdown(brief)
     assert "\\\\" not in md and "()" not in md and "2\\. PagedAttention" not in md
     assert "| PagedAttention revisited |" in md
+
+
+@pytest.mark.parametrize(
+    ("note", "title"),
+    [
+        ("## 2\\. PagedAttention\\_v2 revisited\n- Check: read in full\n", "PagedAttention_v2 revisited"),
+        ("### Bar (https://x.example/b)\n- Check: read in full\n", "Bar"),
+    ],
+)
+def test_a_heading_title_is_unescaped(note: str, title: str) -> None:
+    [item] = split_note("inbox/ana/2026-12-01-x.md", note)
+    assert item.title == title
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from ..brief.models import EvidenceLevel
 from ..kb.knowledge import arxiv_ids
 from ..kb.loading import Material
 from ..text.lexicon import lexicon
-from ..text.naming import github_repo
+from ..text.naming import github_repo, plain_title
 from ..text.regexgate import guarded
 from . import evidence as _ev
 from . import markers
@@ -254,8 +254,9 @@ def _first_group(m: re.Match[str]) -> str:
 
 
 def _clean_title(raw: str) -> str:
-    """``_STATUS_SIGN``, ``_ORDINAL_LEAD``, ``_LENTICULAR_TITLE``, ``MD_LINK`` and ``URL_RE`` substituted in turn."""
-    raw = raw.strip()
+    """``_STATUS_SIGN``, ``_ORDINAL_LEAD``, ``_LENTICULAR_TITLE``, ``MD_LINK`` and ``URL_RE`` substituted in turn,
+    on the title as its writer meant it (Markdown escapes undone: ``2\\. Foo``; ``naming.plain_title``)."""
+    raw = plain_title(raw) if "\\" in raw or "()" in raw or "（）" in raw else raw.strip()
     if m := _STATUS_SIGN.match(raw):
         raw = raw[m.end() :]
     title = raw.strip()
@@ -267,6 +268,7 @@ def _clean_title(raw: str) -> str:
         title = MD_LINK.sub(_first_group, title)
     if "://" in title:
         title = URL_RE.sub("", title)
+        title = plain_title(title) if "()" in title or "（）" in title else title  # a link's brackets, emptied
     return title.replace("**", "").replace("`", "").strip(" -—:：|")
 
 

@@ -204,9 +204,12 @@ _PATTERNS: list[tuple[str, str, re.Pattern[str]]] = [
     (
         "identifier",
         "name",
-        # an HTTP status; followed by a unit it is a quantity (``451 篇``, ``403 tokens``), not a status
+        # an HTTP status; followed by a unit it is a quantity (``451 篇``, ``403 tokens``), not a status, and
+        # by a size's letter a model size (``401B``)
         # (``WP-502``, ``403期`` name other things; ``login/403`` is one)
-        re.compile(rf"(?:HTTP\s?)?(?<![\w.\-])(?:401|403|404|429|451|502|503)(?![\d.])(?!\s?(?:%|期|号|{_UNIT}))"),
+        re.compile(
+            rf"(?:HTTP\s?)?(?<![\w.\-])(?:401|403|404|429|451|502|503)(?![\d.])(?![BT](?![A-Za-z]))(?!\s?(?:%|期|号|{_UNIT}))"
+        ),
     ),
     (
         "identifier",
@@ -387,7 +390,6 @@ class _Neighbours:
     name_before: re.Pattern[str]
     not_names: frozenset[str]
     bit_after: re.Pattern[str]
-    size: re.Pattern[str]
     size_after: re.Pattern[str]
     size_list_after: re.Pattern[str]
     size_list_before: re.Pattern[str]
@@ -404,7 +406,6 @@ def _neighbours() -> _Neighbours:
         name_before=re.compile(r"(?<![\w.\-/])([A-Za-z][A-Za-z0-9\-]*[A-Za-z0-9])\s$"),
         not_names=frozenset(w.lower() for w in lexicon().numbers.get("not_names", ())),
         bit_after=re.compile(rf"^\s?-?\s?(?:{_words('bit_after')})(?![A-Za-z])", re.I),
-        size=re.compile(rf"{size}"),
         size_after=re.compile(rf"^[\s\-]?(?:{_words('size_after')})(?![A-Za-z])", re.I),
         size_list_after=re.compile(rf"^\s?(?:/|、|,|，|or|and|和|与|或)\s?{size}(?![A-Za-z])", re.I),
         size_list_before=re.compile(rf"(?<![\w.]){size}\s?(?:/|、|,|，|or|and|和|与|或)\s?$", re.I),
