@@ -56,11 +56,13 @@ def test_the_small_kb_drafts_clean(brief: Brief) -> None:
 
 def test_an_id_seen_only_in_a_403_snippet_is_listed_as_not_citable(brief: Brief) -> None:
     by_id = {a.arxiv: a for a in brief.anchors}
-    assert set(by_id) == {"2611.04417", "2611.09876"}  # listed, never dropped
+    assert set(by_id) == {"2611.04417", "2611.05555", "2611.09876"}  # listed, never dropped
     snippet = by_id["2611.09876"]
     assert snippet.citable is False
     assert snippet.evidence is EvidenceLevel.snippet
     assert "403" in snippet.reason and EvidenceLevel.snippet.label in snippet.reason
+    read = by_id["2611.05555"]  # cited by an item read in full
+    assert read.citable is True and read.evidence is EvidenceLevel.verified
     card = by_id["2611.04417"]  # a paper card's own id: the collector read it off arXiv
     assert card.citable is True and card.evidence is EvidenceLevel.card and not card.reason
     for lang in ("zh", "en"):
@@ -74,7 +76,7 @@ def test_the_verifier_corrects_an_anchor_called_citable_by_anyone(brief: Brief) 
         update={"anchors": [a.model_copy(update={"citable": True, "reason": ""}) for a in brief.anchors]}
     )
     report = verify_brief(forged, MANIFEST)
-    assert [(v.path, v.rule) for v in report.violations] == [("anchors[1].citable", "anchor-not-citable")]
+    assert [(v.path, v.rule) for v in report.violations] == [("anchors[2].citable", "anchor-not-citable")]
     [repair] = report.repairs
     assert repair.rule == "anchor-not-citable" and repair.action == "corrected" and repair.key == "2611.09876"
     assert report.brief is not None
@@ -244,6 +246,8 @@ def test_property_versions_and_bit_widths_are_identifiers(
 def test_titles_are_unescaped_before_rendering(brief: Brief) -> None:
     titles = {a.arxiv: a.title for a in brief.anchors}
     assert titles["2611.09876"] == "PagedAttention revisited"
+    # a URL line names no title (``v2, 2026-11-28``): the title of the item that cites the id
+    assert titles["2611.05555"] == "Flintlock: an open-source disaggregated prefill scheduler"
     assert titles["2611.04417"] == "Speculative Paging: KV_cache reuse for *draft* models"
     md = render_markdown(brief)
     assert "\\\\" not in md and "()" not in md and "2\\. PagedAttention" not in md
@@ -289,6 +293,12 @@ def test_a_url_alone_is_no_key_point(brief: Brief) -> None:
     [
         ("https://github.com/flintlock-ai/flintlock", "https://github.com/flintlock-ai/flintlock"),
         ("<https://a.example/x>;", "https://a.example/x"),
+        (
+            "Paper: https://arxiv.org/abs/2611.05555 (arXiv:2611.05555, v2, 2026-11-28)",
+            "https://arxiv.org/abs/2611.05555",
+        ),
+        ("链接：https://a.example/x", "https://a.example/x"),
+        ("Repo: https://github.com/a/b, 3x faster", None),
         ("see https://a.example/x for the code", None),
         ("no url here", None),
     ],

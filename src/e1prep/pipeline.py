@@ -44,7 +44,7 @@ from .produce.rules import RulesProducer
 from .produce.submitted import SubmittedProducer
 from .produce.unify import merge, unify
 from .read.citing import citable, citing
-from .read.notes import note_items
+from .read.notes import NoteItem, field_value, note_items
 from .text.naming import plain_title
 from .verify.report import Report
 from .verify.verifier import Verifier
@@ -293,6 +293,7 @@ def anchors_of(kb: KB, doc: KnowledgeDoc) -> list[Anchor]:
         ids = arxiv_ids(m.text)
         front_id = str(m.front.get("arxiv") or "")
         title = card_title(m) if m.kind is MaterialKind.paper_card else ""
+        items = note_items(m) if m.kind in (MaterialKind.inbox_note, MaterialKind.other) else []
         for arxiv in ids:
             if arxiv in seen:
                 seen[arxiv].sources.append(m.path)
@@ -302,7 +303,7 @@ def anchors_of(kb: KB, doc: KnowledgeDoc) -> list[Anchor]:
             seen[arxiv] = Anchor(
                 key=arxiv,
                 arxiv=arxiv,
-                title=title if arxiv == front_id else _title_near(m.text, arxiv),
+                title=title if arxiv == front_id else _title_near(m.text, arxiv) or _item_title(items, arxiv),
                 status="anchored" if anchored else "new",
                 sections=doc.anchors.get(arxiv, []),
                 sources=[m.path],
@@ -323,21 +324,29 @@ _BOLD = re.compile(r"\*\*(.+?)\*\*")
 
 def _title_near(text: str, arxiv: str) -> str:
     """The title the line that names ``arxiv`` gives it: its bold span, else the line; less the id, URLs, the
-    note's numbering and Markdown marks (``naming.plain_title``)."""
+    note's numbering and Markdown marks (``naming.plain_title``); "" when what is left names nothing (a URL
+    line's ``v1, 2026-10-30``, a label's ``来源：``)."""
     for line in text.split("\n"):
         if arxiv in line:
             spans = [_bare(m.group(1)) for m in _BOLD.finditer(line)]
-            return next((t for t in spans if _WORD.search(t)), None) or _bare(line)
+            title = next((t for t in spans if _WORD.search(t)), None) or _bare(line)
+            return title if _WORD.search(title) else ""
     return ""
 
 
-_WORD = re.compile(r"[^\W\d_]")
+def _item_title(items: list[NoteItem], arxiv: str) -> str:
+    """The title of the note item that cites ``arxiv`` (its heading or list title, read plain)."""
+    return next((plain_title(i.title) for i in items if arxiv in i.arxiv), "")
+
+
+#: a word of three letters or more (or three CJK characters): what a title holds
+_WORD = re.compile(r"[^\W\d_]{3,}")
 
 
 def _bare(line: str) -> str:
     """A line less its ids, URLs, numbering and Markdown marks, as a title (at most 80 characters)."""
     line = re.sub(r"https?://\S+|arXiv[:：]?\s*\d{4}\.\d{4,5}(v\d+)?", "", line)
-    line = _LINE_LEAD.sub("", line, count=1).replace("**", "")
+    line = field_value(_LINE_LEAD.sub("", line, count=1).replace("**", ""))
     return plain_title(plain_title(line).strip(" #-*|：:（）()·"))[:80]
 
 

@@ -15,6 +15,7 @@ from ..text.naming import github_repo, plain_title
 from ..text.regexgate import guarded
 from . import evidence as _ev
 from . import markers
+from .numbers import identifiers
 
 URL_RE = re.compile(r"https?://[^\s<>()\[\]（）【】\"'`，。；、|]+")
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
@@ -23,15 +24,39 @@ _URL_ONLY_REST = re.compile(r"[\s<>()\[\]（）【】《》\"'`*_.,;:!?，。；
 
 
 def url_only(text: str) -> str | None:
-    """The URL, when ``text`` is only a URL (or a link whose text is its URL) and punctuation; else None.
+    """The URL, when ``text`` only says where something is: a URL (or a link whose text is its URL), maybe
+    under a field label (``Paper: …``, ``链接：…``) and with the ids, versions and dates of what it points
+    at (``(arXiv:2611.05555, v2, 2026-11-28)``), and punctuation; else None.
 
     Such a line is no key point: the URL stays the item's URL (or its citation)."""
     if "://" not in text:
         return None
     found = URL_RE.findall(text)
-    if not found or not _URL_ONLY_REST.fullmatch(URL_RE.sub("", text)):
+    rest = URL_RE.sub("", text) if found else ""
+    if not found or not _URL_ONLY_REST.fullmatch(_unlabelled(rest)):
         return None
     return str(found[0]).rstrip(".,;:)")
+
+
+_FIELD_LABEL = re.compile(r"^\s*(?:[-*+]\s+)?([^:：\s][^:：]{0,24}?)\s*[:：]")
+_ARXIV_WORD = re.compile(r"arxiv\s*[:：]?", re.I)
+
+
+def field_value(line: str) -> str:
+    """A line less the field label it opens with (``Paper: …``, ``链接：…``; labels from ``writing.toml``)."""
+    m = _FIELD_LABEL.match(line)
+    return line[m.end() :] if m and lexicon().is_label(m.group(1)) else line
+
+
+def _unlabelled(rest: str) -> str:
+    """What a URL line says besides its URL, less a field label, ids, versions and dates."""
+    rest = field_value(rest)
+    if not any(c.isdigit() for c in rest):
+        return rest
+    for t in sorted(identifiers(rest), key=lambda t: -t.start):
+        if t.type in ("arxiv", "version", "date"):
+            rest = rest[: t.start] + rest[t.end :]
+    return _ARXIV_WORD.sub("", rest)
 
 
 def _heading(line: str) -> tuple[int, str] | None:
