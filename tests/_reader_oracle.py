@@ -417,7 +417,7 @@ def range_statements(lines: list[str], numbers: list[int]) -> dict[int, list[Sta
 
 
 # --- one remark, read in full whatever it holds ---------------------------------------------------------
-from e1prep.read.evidence import _CHECK_SYMBOLS, _context, _symbols, _truncation  # noqa: E402
+from e1prep.read.evidence import _CHECK_SYMBOLS, _context, _symbols  # noqa: E402
 from e1prep.read.markers import LOWERING_KINDS, Hit, find, in_quotes, negated, strictest, strip_urls  # noqa: E402
 from e1prep.brief.models import EvidenceLevel  # noqa: E402
 
@@ -482,15 +482,16 @@ def _read_stripped(text: str, body: str, legend: dict[str, Statement] | None) ->
     if any(not s.understood for s in symbol_statements):
         levels.append(EvidenceLevel.unverified)
     level = strictest(*levels)
-    blocked = None
-    if not full_read:
-        blocked = (
-            next((h.marker.text for h in hits if h.marker.access), None)
-            or next((h.marker.text for h in hits if _truncation(h)), None)
-            or next((s.blocked for s in symbol_statements if s.blocked), None)
+    blocked = truncated = None
+    if not full_read:  # a truncation is no access problem (issue 25): each is said apart
+        blocked = next((h.marker.text for h in hits if h.marker.access), None) or next(
+            (s.blocked for s in symbol_statements if s.blocked), None
+        )
+        truncated = next((h.marker.text for h in hits if h.marker.truncates), None) or next(
+            (s.truncated for s in symbol_statements if s.truncated), None
         )
     understood = all(s.understood for s in symbol_statements)
-    return Statement(level, words, understood, bool(pos_levels), blocked, text, full=full_read)
+    return Statement(level, words, understood, bool(pos_levels), blocked, text, full=full_read, truncated=truncated)
 
 
 # --- notes.blocks and markers.line_level as they were ------------------------------------------------------

@@ -63,6 +63,7 @@ _ZH = {
     "col_anchor": "| 标识 | 标题 | 状态 | 出处 |",
     "anchored": "已收于活文档",
     "new": "新（活文档未收）",
+    "not_citable": "；不可引用：{reason}",
     "material": "清单材料",
     "spot": "抽查（非清单）",
     "base": "基线（只读）",
@@ -99,6 +100,7 @@ _EN = {
     "col_anchor": "| id | title | status | source |",
     "anchored": "already anchored",
     "new": "new (not in the document)",
+    "not_citable": "; not citable: {reason}",
     "material": "material",
     "spot": "spot check (not a material)",
     "base": "baseline (read only)",
@@ -227,6 +229,8 @@ def _candidates_and_anchors(brief: Brief, t: dict[str, str]) -> list[str]:
     for a in brief.anchors:
         where = f"（{_join(a.sections)}）" if a.sections else ""
         status = t["anchored"] + where if a.status == "anchored" else t["new"]
+        if not a.citable:  # listed with its reason, never dropped
+            status += t["not_citable"].format(reason=md(a.reason))
         rows.append([f"| arXiv:{md(a.arxiv)} | {md(a.title)} | {status} | {_join(a.sources)} |"])
     return [*out, *_fit(rows, BUDGET["s5"], t), ""]
 

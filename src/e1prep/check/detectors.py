@@ -348,11 +348,17 @@ def _not_quotable_line(
             if cites
             else f"{item.evidence.label}级线索，无正文：不作结论。"
         )
-        + (f"原文不可读（{item.access_blocked}）。" if item.access_blocked else ""),
+        + (f"原文不可读（{item.access_blocked}）。" if item.access_blocked else "")
+        + (f"只读到一部分：{item.reading.truncated}。" if _cut_only(item) else ""),
         action="只作待核查线索，不写入活文档正文。",
         location=_where_item(material, item),
         numbers=cites,
     )
+
+
+def _cut_only(item: NoteItem) -> bool:
+    """The page was cut off (the reader saw part of it), and no access problem is stated besides."""
+    return bool(item.reading.truncated) and not item.access_blocked
 
 
 _ROW_NUMBER = re.compile(r"^\s*\|\s*\d{1,3}\s*\|")  # a table's running number is not a finding

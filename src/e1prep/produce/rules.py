@@ -27,7 +27,7 @@ from ..brief.models import (
 from ..check.detectors import display_name, doc_counts
 from ..check.grouping import ExclusionGroups
 from ..kb.knowledge import KnowledgeDoc
-from ..kb.loading import KB, Material, card_field_line, card_repo, card_section
+from ..kb.loading import KB, Material, card_field_line, card_repo, card_section, card_title
 from ..read import markers
 from ..read.identity import identify, may_be_known_as_a_lead
 from ..read.notes import (
@@ -41,8 +41,9 @@ from ..read.notes import (
     note_items,
     off_topic,
     said_known,
+    url_only,
 )
-from ..read.numbers import NumberToken, parse_value, quantities
+from ..read.numbers import NumberToken, card_counts, parse_value, quantities, stats_sentences
 from ..text.lexicon import lexicon
 from ..text.textindex import term_set, terms
 from .producer import Production
@@ -273,7 +274,7 @@ class RulesProducer:
             if _META_PREFIX.match(first):
                 continue
             text = _point_text(block)
-            if not text:
+            if not text or url_only(text):  # a URL alone is no key point: it stays the item's URL
                 continue
             tokens = quantities(text)
             # the level a block's own words impose is read only for its numbers (most blocks hold none)
@@ -358,10 +359,15 @@ class RulesProducer:
                     numbers.append(_card_citation(material, field, value))
             if weekly is None:
                 numbers.append(_card_citation(material, "stars_weekly", 0, quote=False))
-        points = [summary.split("\n")[0].strip()] if summary else []
-        point_numbers = [c for p in points for c in cite_numbers(p, EvidenceLevel.vendor, material, p, None)]
+        stats, first = _stats_and_summary(summary)
+        if stats:  # the card's own counts (``⭐ 1,204 stars · 61 forks``): collected, not the project's claim
+            boundary.append(f"{stats}（卡片采集，计数不作结论）")
+            numbers += _citations(card_counts(stats), EvidenceLevel.card, material, stats, None)
+        points = [first] if first else []
+        point_numbers = [c for p in points for c in _card_or_vendor(p, material)]
         if point_numbers:
-            boundary.append(f"{points[0]}（仓库自述，数字不可引用）")
+            claimed = any(c.evidence is EvidenceLevel.vendor for c in point_numbers)
+            boundary.append(f"{points[0]}（{'仓库自述，数字不可引用' if claimed else '卡片采集，计数不作结论'}）")
             numbers += point_numbers
             points = []
         elif points and markers.find(points[0], markers.LOWERING_KINDS):
@@ -387,7 +393,7 @@ class RulesProducer:
 
     def _paper_card(self, material: Material, doc: KnowledgeDoc, out: Production, excluded: ExclusionGroups) -> None:
         arxiv = str(material.front.get("arxiv") or "")
-        title = str(material.front.get("title") or arxiv or material.path)
+        title = card_title(material) or arxiv or material.path
         if arxiv and doc.anchored(arxiv):
             where = "、".join(doc.anchors[arxiv]) or "附录"
             out.refreshes.append(
@@ -405,6 +411,27 @@ class RulesProducer:
             EvidenceLevel.summary,
             "paper_card 只有 TLDR/摘要级信息，未读原文：列为候选，不作增量",
         )
+
+
+def _stats_and_summary(summary: str) -> tuple[str, str]:
+    """(the card's stats sentences, its first line of summary that is not only stats)."""
+    stats: list[str] = []
+    for line in summary.split("\n"):
+        counted, rest = stats_sentences(line.strip()) if line.strip() else ("", "")
+        stats += [counted] if counted else []
+        if rest:
+            return " ".join(stats), rest
+    return " ".join(stats), ""
+
+
+def _card_or_vendor(text: str, material: Material) -> list[NumberCitation]:
+    """A card summary's numbers: its own counts (``1.2k stars``) at ``card``, every other at ``vendor``."""
+    counts = card_counts(text)
+    claims = [t for t in quantities(text) if t not in counts]
+    return [
+        *_citations(counts, EvidenceLevel.card, material, text, None),
+        *_citations(claims, EvidenceLevel.vendor, material, text, None),
+    ]
 
 
 def _card_citation(material: Material, field: str, value: object, quote: bool = True) -> NumberCitation:

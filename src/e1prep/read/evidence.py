@@ -95,9 +95,10 @@ class Statement:
     words: list[str] = field(default_factory=list)
     understood: bool = True
     positive: bool = False  # the writer's own full or partial read
-    blocked: str | None = None  # an access problem or truncation, when nothing was read in full
+    blocked: str | None = None  # an access problem, when nothing was read in full
     text: str = ""
     full: bool = False  # the writer's own full read (un-negated, unquoted, unhedged)
+    truncated: str | None = None  # the page was cut off (part of it was read), when nothing was read in full
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +114,8 @@ class Reading:
     remarks: tuple[str, ...] = ()
     not_understood: tuple[str, ...] = ()
     blocked: str | None = None
+    #: the words that say the page was cut off (the reader saw part of it: no access problem)
+    truncated: str | None = None
     stated: bool = False  # the note says anything about this item's check
     #: the level before the verifier's plain rule capped it (``level`` is the capped one), if capped
     reader_level: EvidenceLevel | None = None
@@ -196,15 +199,16 @@ def _read_hits(text: str, body: str, hits: list[Hit], symbol_statements: list[St
     if any(not s.understood for s in symbol_statements):
         levels.append(EvidenceLevel.unverified)
     level = strictest(*levels)
-    blocked = None
+    blocked = truncated = None
     if not full_read:
-        blocked = (
-            next((h.marker.text for h in hits if h.marker.access), None)
-            or next((h.marker.text for h in hits if _truncation(h)), None)
-            or next((s.blocked for s in symbol_statements if s.blocked), None)
+        blocked = next((h.marker.text for h in hits if h.marker.access), None) or next(
+            (s.blocked for s in symbol_statements if s.blocked), None
+        )
+        truncated = next((h.marker.text for h in hits if h.marker.truncates), None) or next(
+            (s.truncated for s in symbol_statements if s.truncated), None
         )
     understood = all(s.understood for s in symbol_statements)
-    return Statement(level, words, understood, bool(pos_levels), blocked, text, full=full_read)
+    return Statement(level, words, understood, bool(pos_levels), blocked, text, full=full_read, truncated=truncated)
 
 
 def _own_reads(body: str, hits: list[Hit]) -> tuple[list[Hit], list[str]]:
@@ -233,12 +237,6 @@ def _claim_hedge(body: str, h: Hit, positives: list[Hit]) -> bool:
     return claim_only(body, h.start, h.end) and not any(same_sentence(body, h.start, p.start) for p in positives)
 
 
-def _truncation(h: Hit) -> bool:
-    """A truncated page (what the detectors call blocked, besides access); a partial read by choice
-    (``只看到预览``) is not a blocked page."""
-    return h.marker.kind == "limitation" and h.marker.level is EvidenceLevel.partial
-
-
 def _context(body: str, h: Hit) -> str:
     return f"（被否定）{h.marker.text}"
 
@@ -248,7 +246,8 @@ def _symbols(body: str, legend: dict[str, Statement]) -> list[Statement]:
     for sym in legend_symbols(body, legend):
         st = legend[sym]
         said = "、".join(st.words) or st.text[:30]  # the legend's deciding words, not its whole sentence
-        out.append(Statement(st.level, [f"{sym}（图例：{said}）"], st.understood, st.positive, st.blocked, sym))
+        words = [f"{sym}（图例：{said}）"]
+        out.append(Statement(st.level, words, st.understood, st.positive, st.blocked, sym, truncated=st.truncated))
     return out
 
 
@@ -558,6 +557,9 @@ def read_item(
         remarks=tuple(said.read),
         not_understood=tuple(said.not_understood),
         blocked=next((s.blocked for s in statements if s.blocked), None)
+        if level is not EvidenceLevel.verified
+        else None,
+        truncated=next((s.truncated for s in statements if s.truncated), None)
         if level is not EvidenceLevel.verified
         else None,
         stated=True,

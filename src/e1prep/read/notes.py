@@ -12,14 +12,53 @@ from ..brief.models import EvidenceLevel
 from ..kb.knowledge import arxiv_ids
 from ..kb.loading import Material
 from ..text.lexicon import lexicon
-from ..text.naming import github_repo
+from ..text.naming import github_repo, plain_title
 from ..text.regexgate import guarded
 from . import evidence as _ev
 from . import markers
 from .labels import labelled, read_label, title_under
+from .numbers import identifiers
 
 URL_RE = re.compile(r"https?://[^\s<>()\[\]（）【】\"'`，。；、|]+")
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
+#: what a line holds besides a URL when it is only the URL: link marks, brackets, punctuation, spaces
+_URL_ONLY_REST = re.compile(r"[\s<>()\[\]（）【】《》\"'`*_.,;:!?，。；：！？、·|\-–—]*")
+
+
+def url_only(text: str) -> str | None:
+    """The URL, when ``text`` only says where something is: a URL (or a link whose text is its URL), maybe
+    under a field label (``Paper: …``, ``链接：…``) and with the ids, versions and dates of what it points
+    at (``(arXiv:2611.05555, v2, 2026-11-28)``), and punctuation; else None.
+
+    Such a line is no key point: the URL stays the item's URL (or its citation)."""
+    if "://" not in text:
+        return None
+    found = URL_RE.findall(text)
+    rest = URL_RE.sub("", text) if found else ""
+    if not found or not _URL_ONLY_REST.fullmatch(_unlabelled(rest)):
+        return None
+    return str(found[0]).rstrip(".,;:)")
+
+
+_FIELD_LABEL = re.compile(r"^\s*(?:[-*+]\s+)?([^:：\s][^:：]{0,24}?)\s*[:：]")
+_ARXIV_WORD = re.compile(r"arxiv\s*[:：]?", re.I)
+
+
+def field_value(line: str) -> str:
+    """A line less the field label it opens with (``Paper: …``, ``链接：…``; labels from ``writing.toml``)."""
+    m = _FIELD_LABEL.match(line)
+    return line[m.end() :] if m and lexicon().is_label(m.group(1)) else line
+
+
+def _unlabelled(rest: str) -> str:
+    """What a URL line says besides its URL, less a field label, ids, versions and dates."""
+    rest = field_value(rest)
+    if not any(c.isdigit() for c in rest):
+        return rest
+    for t in sorted(identifiers(rest), key=lambda t: -t.start):
+        if t.type in ("arxiv", "version", "date"):
+            rest = rest[: t.start] + rest[t.end :]
+    return _ARXIV_WORD.sub("", rest)
 
 
 def _heading(line: str) -> tuple[int, str] | None:
@@ -247,8 +286,9 @@ def _first_group(m: re.Match[str]) -> str:
 
 
 def _clean_title(raw: str) -> str:
-    """``_STATUS_SIGN``, ``_ORDINAL_LEAD``, ``_LENTICULAR_TITLE``, ``MD_LINK`` and ``URL_RE`` substituted in turn."""
-    raw = raw.strip()
+    """``_STATUS_SIGN``, ``_ORDINAL_LEAD``, ``_LENTICULAR_TITLE``, ``MD_LINK`` and ``URL_RE`` substituted in turn,
+    on the title as its writer meant it (Markdown escapes undone: ``2\\. Foo``; ``naming.plain_title``)."""
+    raw = plain_title(raw) if "\\" in raw or "()" in raw or "（）" in raw else raw.strip()
     if m := _STATUS_SIGN.match(raw):
         raw = raw[m.end() :]
     title = raw.strip()
@@ -260,6 +300,7 @@ def _clean_title(raw: str) -> str:
         title = MD_LINK.sub(_first_group, title)
     if "://" in title:
         title = URL_RE.sub("", title)
+        title = plain_title(title) if "()" in title or "（）" in title else title  # a link's brackets, emptied
     if (m := _TITLE_FIELD.match(title)) and m.group(1).lower() in lexicon().title_labels:
         title = title[m.end() :]  # a title field's line gives its value (``Title: FlashKV``)
     return title.replace("**", "").replace("`", "").strip(" -—:：|")

@@ -43,6 +43,9 @@ class Lexicon:
     whole_item: tuple[str, ...] = ()
     #: words that end in a whole-item word without meaning it (``平均``)
     not_whole: tuple[str, ...] = ()
+    #: the neighbours that make a number an identifier (``version 0.4``, ``4-bit``, ``7B model``), and the
+    #: names of a repository card's own counts (``stars``, ``forks``): each a list of regex fragments
+    numbers: dict[str, tuple[str, ...]] = field(default_factory=dict)
     #: one literal gate for every verdict pattern, in the order of ``verdict_kinds`` (what it opens for
     #: one pattern is what a gate of that pattern alone would; one scan serves all of a text's verdicts)
     verdict_kinds: tuple[str, ...] = field(init=False, compare=False, repr=False)
@@ -110,4 +113,5 @@ def lexicon() -> Lexicon:
         read_together=tuple(data["scope"]["read_together"]),
         whole_item=tuple(data["scope"]["whole_item"]),
         not_whole=tuple(data["scope"].get("not_whole", ())),
+        numbers={k: tuple(v) for k, v in data.get("numbers", {}).items()},
     )
