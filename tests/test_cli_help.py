@@ -48,7 +48,7 @@ def test_every_subcommand_says_what_it_does_in_the_listing() -> None:
         if isinstance(a, argparse._SubParsersAction)
         for choice in a._choices_actions
     }
-    assert listed == {"draft", "verify", "lint", "schema", "eval"}
+    assert listed == {"draft", "verify", "lint", "schema", "eval", "review"}
 
 
 def test_the_walk_sees_every_subcommand() -> None:

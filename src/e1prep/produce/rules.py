@@ -501,6 +501,8 @@ def _holds_version(text: str, bare: str) -> bool:
     return re.search(r"(?<![\d.])" + re.escape(bare) + r"(?![\d])", text) is not None
 
 
+#: a field that holds the item's points (its value is substance, not bookkeeping)
+_POINTS_PREFIX = re.compile(r"^(?:要点|Key points|Points)\s*[:：]\s*", re.I)
 #: the least a body must say, past its URLs, fields and check remark, to be more than a pointer
 _SUBSTANCE_MIN = 8
 
@@ -513,7 +515,9 @@ def _has_substance(item: NoteItem) -> bool:
     said = 0
     for line in item.text.split("\n")[1:]:
         text = _strip_bullet(line.strip())
-        if _META_PREFIX.match(text):
+        if points := _POINTS_PREFIX.match(text):
+            text = text[points.end() :]  # a points field's value is what the item says
+        elif _META_PREFIX.match(text):
             continue
         said += len(URL_RE.sub("", text).strip(" -—:：|*【】[]()（）<>"))
     title_rest = URL_RE.sub("", item.text.split("\n", 1)[0]).replace(item.title, "")
