@@ -37,7 +37,8 @@ one_line_exit_2() {
 WHEEL=$(ls "$WORK"/dist/e1prep-*.whl)
 "$PYTHON" -m zipfile -l "$WHEEL" | awk 'NR > 1 {print $1}' >"$WORK/wheel-files.txt"
 for f in e1prep/py.typed e1prep/prompts/extract_material.md e1prep/schemas/brief.schema.json \
-         e1prep/schemas/golden-case.schema.json e1prep/data/markers.toml e1prep/llm/backend.py e1prep/read/notes.py e1prep/verify/verifier.py; do
+         e1prep/schemas/golden-case.schema.json e1prep/data/markers.toml e1prep/llm/backend.py e1prep/read/notes.py e1prep/verify/verifier.py \
+         e1prep/brief/templates/review.html; do
     grep -qx "$f" "$WORK/wheel-files.txt" || fail "the wheel lacks $f"
 done
 grep -E '^(tests|evals|scripts)/' "$WORK/wheel-files.txt" && fail "the wheel holds checkout folders"
@@ -63,9 +64,11 @@ grep -q DeepInfer brief.md || fail "the rules brief lacks DeepInfer"
 "$VPY" -m e1prep schema --check || fail "schema --check reports drift against the packaged schemas"
 "$E1" schema >schema.json && "$VPY" -c 'import json,sys; assert json.load(open("schema.json"))["title"] == "Brief"'
 "$E1" verify brief.json --manifest example/manifest.json >verify.txt || { cat verify.txt >&2; fail "verify"; }
+"$E1" review brief.json --manifest example/manifest.json --html review.html || fail "review"
+grep -q 'id="src-m0-L1"' review.html || fail "the review page lacks its materials"
 one_line_exit_2 "pip install 'e1prep[llm]'" "$E1" draft example/manifest.json --backend llm
 one_line_exit_2 "--golden DIR and --thresholds FILE" "$E1" eval
-say "ok: rules draft, schema --check, verify, one-line errors, from $(pwd)"
+say "ok: rules draft, schema --check, verify, review, one-line errors, from $(pwd)"
 
 # 3. the llm extra, at the recorded versions, against a stub server on loopback
 "$VPY" -m pip install --quiet "${WHEEL}[llm]" -c "$ROOT/constraints/llm-recorded.txt"

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from e1prep.text.lexicon import lexicon
+from e1prep.read import notes as _new
 from e1prep.read.notes import URL_RE, _HEADING, _NUMBERED, _TABLE_ROW, _TABLE_SEP, _TOP_BULLET, _LINK_TITLE
 
 
@@ -65,7 +66,8 @@ def _table_spans(lines: list[str]) -> tuple[list[_Span], list[list[str]]]:
         )
         spans.append(_Span(title, i, i + 1, "table", check, other))
         rows.append(cells)
-    return spans, rows
+    # what issue 23 added (a field table lists one item's fields): the new reader's own function
+    return _new._without_field_tables(spans, rows)  # type: ignore[arg-type]
 
 
 def _title_column(header: list[str], cells: list[str]) -> int:
@@ -231,9 +233,10 @@ def _spans_of(lines: list[str]) -> list[_Span]:
     candidates: list[Callable[[], list[_Span]]] = [
         lambda: _refine(lines, _heading_spans(lines), urls, tables),
         lambda: _list_spans(lines, _NUMBERED, "numbered"),
+        lambda: _new._label_line_spans(lines),  # issue 23: label-led lines, the new reader's own
         lambda: tables,
         lambda: _list_spans(lines, _TOP_BULLET, "bullet", with_url=urls),
-        lambda: _link_paragraph_spans(lines),
+        lambda: _new._link_paragraph_spans(lines),  # issue 23 added bold run-in paragraphs to it
         lambda: _titled_url_spans(lines, urls),
         lambda: _segmented_spans(lines),
     ]
@@ -414,7 +417,7 @@ def range_statements(lines: list[str], numbers: list[int]) -> dict[int, list[Sta
 
 
 # --- one remark, read in full whatever it holds ---------------------------------------------------------
-from e1prep.read.evidence import _CHECK_SYMBOLS, _context, _symbols, _truncation  # noqa: E402
+from e1prep.read.evidence import _CHECK_SYMBOLS, _context, _symbols  # noqa: E402
 from e1prep.read.markers import LOWERING_KINDS, Hit, find, in_quotes, negated, strictest, strip_urls  # noqa: E402
 from e1prep.brief.models import EvidenceLevel  # noqa: E402
 
@@ -479,15 +482,16 @@ def _read_stripped(text: str, body: str, legend: dict[str, Statement] | None) ->
     if any(not s.understood for s in symbol_statements):
         levels.append(EvidenceLevel.unverified)
     level = strictest(*levels)
-    blocked = None
-    if not full_read:
-        blocked = (
-            next((h.marker.text for h in hits if h.marker.access), None)
-            or next((h.marker.text for h in hits if _truncation(h)), None)
-            or next((s.blocked for s in symbol_statements if s.blocked), None)
+    blocked = truncated = None
+    if not full_read:  # a truncation is no access problem (issue 25): each is said apart
+        blocked = next((h.marker.text for h in hits if h.marker.access), None) or next(
+            (s.blocked for s in symbol_statements if s.blocked), None
+        )
+        truncated = next((h.marker.text for h in hits if h.marker.truncates), None) or next(
+            (s.truncated for s in symbol_statements if s.truncated), None
         )
     understood = all(s.understood for s in symbol_statements)
-    return Statement(level, words, understood, bool(pos_levels), blocked, text, full=full_read)
+    return Statement(level, words, understood, bool(pos_levels), blocked, text, full=full_read, truncated=truncated)
 
 
 # --- notes.blocks and markers.line_level as they were ------------------------------------------------------

@@ -31,11 +31,32 @@ def test_every_option_and_argument_has_help_text() -> None:
     assert missing == []
 
 
+def test_every_subcommand_says_what_it_does_in_the_listing() -> None:
+    """``e1prep --help`` lists each subcommand with a line of its own (its ``help=``), not a bare name."""
+    missing = [
+        f"{name} {choice.dest}"
+        for name, parser in parsers(_parser())
+        for action in parser._actions
+        if isinstance(action, argparse._SubParsersAction)
+        for choice in action._choices_actions
+        if not (choice.help or "").strip()
+    ]
+    assert missing == []
+    listed = {
+        choice.dest
+        for a in _parser()._actions
+        if isinstance(a, argparse._SubParsersAction)
+        for choice in a._choices_actions
+    }
+    assert listed == {"draft", "verify", "lint", "schema", "eval", "review"}
+
+
 def test_the_walk_sees_every_subcommand() -> None:
     assert {name for name, _ in parsers(_parser())} == {
         "e1prep",
         "e1prep draft",
         "e1prep verify",
+        "e1prep review",
         "e1prep lint",
         "e1prep schema",
         "e1prep eval",

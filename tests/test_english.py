@@ -291,3 +291,11 @@ def test_rendering_a_drafted_brief_in_the_other_language_relabels_it_only(exampl
     markdown = render_markdown(example_brief, "en")  # type: ignore[arg-type]
     assert "## 0. One-line judgement" in markdown
     assert example_brief.judgement.split("：")[0] in markdown  # type: ignore[attr-defined]
+
+
+def test_a_producer_writing_another_language_is_refused() -> None:
+    from e1prep.produce.rules import RulesProducer
+
+    manifest = GOLDEN[0] / "manifest.json"
+    with pytest.raises(ConfigError, match="the producer writes 'zh' but the brief was asked in 'en'"):
+        draft_brief(manifest, producer=RulesProducer(lang="zh"), lang="en")

@@ -338,15 +338,23 @@ def test_fuzz_manifests_never_escape_and_list_every_material(
 # --- row 7: linear time on long tokens, long lines and many bullets ----------------------------------------
 
 
-def test_an_18000_character_token_in_a_title_is_drafted_fast(make_kb) -> None:
-    token = "a" * 18_000
-    paper = f"---\narxiv: '2610.00001'\ntitle: {token}\n---\n## TLDR\n{token} 提速 2 倍。\n"
-    note = f"# n\n\n## 1. {token}\n- URL：https://x.org/{token}\n- 核查：已核查原文\n- 吞吐 {token}=3 命中\n"
-    manifest = make_kb({NOTE: note, PAPER: paper})
-    started = time.perf_counter()
-    brief = draft_brief(manifest)
-    assert time.perf_counter() - started < 5  # was 31-44 s
-    assert {s.path for s in brief.sources if s.role == "material"} == {NOTE, PAPER}
+def test_an_18000_character_token_in_a_title_is_drafted_in_linear_time(make_kb, tmp_path: Path) -> None:
+    """Growth, not a wall-clock bound (the machine's load moves seconds; benchmarks/ times them): nine
+    times the token takes about nine times as long when linear, eighty-one when quadratic (was 31-44 s)."""
+
+    def draft(n: int) -> tuple[float, object]:
+        token = "a" * n
+        paper = f"---\narxiv: '2610.00001'\ntitle: {token}\n---\n## TLDR\n{token} 提速 2 倍。\n"
+        note = f"# n\n\n## 1. {token}\n- URL：https://x.org/{token}\n- 核查：已核查原文\n- 吞吐 {token}=3 命中\n"
+        manifest = make_kb({NOTE: note, PAPER: paper}, root=tmp_path / f"kb{n}")
+        started = time.perf_counter()
+        brief = draft_brief(manifest)
+        return time.perf_counter() - started, brief
+
+    small, _ = draft(2_000)
+    large, brief = draft(18_000)
+    assert large / max(small, 0.05) < 30
+    assert {s.path for s in brief.sources if s.role == "material"} == {NOTE, PAPER}  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("unit", ["a", "a1", "1", "a-", "a.", "字", "「", "a_", "1,"])
@@ -368,7 +376,6 @@ def test_scan_and_hit_claims_are_linear_on_one_long_token(unit: str) -> None:
         return best
 
     small, large = cost(4_000), cost(32_000)
-    assert large < 0.5
     assert large / max(small, 1e-4) < 20  # 8x the text: about 8x the time when linear, 64x when quadratic
 
 

@@ -17,6 +17,8 @@ from hypothesis import strategies as st
 from e1prep.brief.models import EvidenceLevel
 from e1prep.read import evidence, markers, notes
 from e1prep.read.markers import LOWERING_KINDS, RANK, find, strictest, strip_urls
+from e1prep.text.lexicon import lexicon
+from e1prep.text.naming import plain_title
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -64,13 +66,18 @@ def test_item_date_reads_generated_text_as_before(parts: list[str]) -> None:
 
 
 def _plain_clean_title(raw: str) -> str:
-    raw = notes._STATUS_SIGN.sub("", raw.strip())
+    # the title as its writer meant it (issue 25): escapes undone, empty brackets dropped
+    raw = notes._STATUS_SIGN.sub("", plain_title(raw) if "\\" in raw or "()" in raw or "（）" in raw else raw.strip())
     title = notes._ORDINAL_LEAD.sub("", raw.strip())
     title = notes._LENTICULAR_TITLE.sub(r"\1", title)
     if "](" in title:
         title = notes.MD_LINK.sub(r"\1", title)
     if "://" in title:
         title = notes.URL_RE.sub("", title)
+        title = plain_title(title) if "()" in title or "（）" in title else title  # a link's brackets, emptied
+    field = re.match(r"^(?:\*\*)?([^\s:：*]{1,16})(?:\*\*)?\s*[:：]\s*", title)
+    if field and field.group(1).lower() in lexicon().title_labels:  # a title field gives its value
+        title = title[field.end() :]
     return title.replace("**", "").replace("`", "").strip(" -—:：|")
 
 
@@ -163,6 +170,9 @@ def _plain_read_item(
         remarks=tuple(said.read),
         not_understood=tuple(said.not_understood),
         blocked=next((s.blocked for s in statements if s.blocked), None)
+        if level is not EvidenceLevel.verified
+        else None,
+        truncated=next((s.truncated for s in statements if s.truncated), None)
         if level is not EvidenceLevel.verified
         else None,
         stated=True,

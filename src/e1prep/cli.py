@@ -38,10 +38,14 @@ examples:
   python -m e1prep draft evals/golden/2026-10-25-inference/manifest.json --backend llm \
       --cassette tests/cassettes/llm/2026-10-25-inference__extract_material-v1.yaml
   E1PREP_BASE_URL=http://127.0.0.1:8000/v1 E1PREP_MODEL=my-model python -m e1prep draft MANIFEST --backend llm
+  python -m e1prep draft MANIFEST --json brief.json --html review.html   # the brief beside its materials
   python -m e1prep verify brief.json --manifest MANIFEST
-  python -m e1prep lint ../shared/seeds/000_1bac1d1fb921dd28.txt
+  python -m e1prep review brief.json --manifest MANIFEST --html review.html
+  python -m e1prep lint brief.md
   python -m e1prep eval --backend rules --report eval-report.json
   python -m e1prep schema --check
+
+the KB and manifest e1prep reads: docs/kb-contract.md (in a checkout)
 """
 
 
@@ -82,6 +86,12 @@ def _parser() -> argparse.ArgumentParser:
         "--json - with --out - is refused (one stream, one document)",
     )
     d.add_argument(
+        "--html",
+        metavar="FILE",
+        help="also write the review page: one self-contained HTML file, the brief beside its materials, each claim "
+        "linked to its line; a file, or - for stdout (then the Markdown is written only when --out names a file)",
+    )
+    d.add_argument(
         "--lang",
         choices=("zh", "en"),
         default="zh",
@@ -111,6 +121,18 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--manifest", required=True, help="the work-guard manifest the brief was drafted from")
     v.add_argument("--kb", help="KB root (default: the manifest's folder)")
     v.add_argument("--item", help="manifest item id (default: the only one)")
+
+    r = sub.add_parser(
+        "review", help="write the review page of a brief JSON: the brief beside its materials, each claim at its line"
+    )
+    r.add_argument("brief", help="brief JSON (as written by draft --json, or by anyone; checked against the schema)")
+    r.add_argument("--manifest", required=True, help="the work-guard manifest the brief was drafted from")
+    r.add_argument("--kb", help="KB root (default: the manifest's folder)")
+    r.add_argument("--item", help="manifest item id (default: the only one)")
+    r.add_argument("--html", metavar="FILE", help="where to write the page: a file, or - for stdout (the default)")
+    r.add_argument(
+        "--lang", choices=("zh", "en"), default="zh", help="language of the evidence labels: zh (the default) or en"
+    )
 
     li = sub.add_parser("lint", help="list quantities without an evidence marker in a hand-written brief")
     li.add_argument("brief", help="a Markdown (or text) brief")
@@ -148,6 +170,11 @@ def _parser() -> argparse.ArgumentParser:
         "--reference", metavar="DIR", help="reference backend: extractions folder (default: evals/reference)"
     )
     e.add_argument(
+        "--gate",
+        action="store_true",
+        help="with --case: check the thresholds on the cases named (without it, thresholds are for the whole set)",
+    )
+    e.add_argument(
         "--variants-dir",
         metavar="DIR",
         help="rules backend: where the layout variants of the golden cases are written (default: a temporary folder)",
@@ -170,7 +197,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     with _one_interrupt():
         try:
             with _terminate_as_interrupt():
-                handler = {"draft": _draft, "verify": _verify, "lint": _lint, "schema": _schema, "eval": _eval}
+                handler = {
+                    "draft": _draft,
+                    "verify": _verify,
+                    "review": _review,
+                    "lint": _lint,
+                    "schema": _schema,
+                    "eval": _eval,
+                }
                 code = handler[args.command](args)
                 sys.stdout.flush()  # a reader that went away is found here, not in the interpreter's exit flush
             return code
@@ -375,6 +409,8 @@ def _draft(args: argparse.Namespace) -> int:
     read = [Path(kb_root, s.path) for s in brief.sources if s.status is MaterialStatus.read]
     check_targets(targets, kb_root=kb_root, inputs=[*inputs, *read])
     texts = {"--out": markdown, "--json": json.dumps(data, ensure_ascii=False, indent=2) + "\n"}
+    if args.html is not None:
+        texts["--html"], _ = _review_page(brief, args.manifest, args.kb, args.item, args.lang, quiet=True)
     reader_left = to_stdout is not None and not _write_stdout(texts[to_stdout])
     write_all([(t, texts[t.option]) for t in targets])
     _summary(brief, time.perf_counter() - started)
@@ -435,24 +471,24 @@ STDOUT_NAMES = frozenset({"-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"})
 
 
 def _output_targets(args: argparse.Namespace) -> tuple[str | None, list[Target]]:
-    """Which document goes to stdout ("--out", "--json" or None), and the files to write.
+    """Which document goes to stdout ("--out", "--json", "--html" or None), and the files to write.
 
-    ``-`` is stdout for both options, never for both at once. The Markdown goes to stdout by
-    default; ``--json -`` takes stdout for the JSON instead (the Markdown is then written only
+    ``-`` is stdout for every output option, never for two at once. The Markdown goes to stdout by
+    default; ``--json -`` (or ``--html -``) takes stdout instead (the Markdown is then written only
     when ``--out`` names a file), so that ``draft M --json - | jq`` reads one JSON document.
     """
-    json_std = args.json_out in STDOUT_NAMES
-    out_std = args.out in STDOUT_NAMES or (args.out is None and not json_std)
-    if json_std and out_std:
+    given = {"--out": args.out, "--json": args.json_out, "--html": getattr(args, "html", None)}
+    on_stdout = [option for option, path in given.items() if path in STDOUT_NAMES]
+    if len(on_stdout) > 1:
+        named = " and ".join(on_stdout)
         raise InputError(
-            None, "--out and --json both name standard output; give one of them a file path (one stream, one document)"
+            None, f"{named} both name standard output; give one of them a file path (one stream, one document)"
         )
-    targets = []
-    if args.json_out is not None and not json_std:
-        targets.append(Target(args.json_out, "--json"))
-    if args.out is not None and not out_std:
-        targets.append(Target(args.out, "--out"))
-    return ("--json" if json_std else "--out" if out_std else None), targets
+    if not on_stdout and args.out is None:
+        on_stdout = ["--out"]
+    targets = [Target(path, option) for option, path in given.items() if path is not None and option not in on_stdout]
+    targets.sort(key=lambda t: ("--json", "--out", "--html").index(t.option))  # the order they were written in
+    return (on_stdout[0] if on_stdout else None), targets
 
 
 def _write_stdout(text: str) -> bool:
@@ -493,6 +529,58 @@ def _verify(args: argparse.Namespace) -> int:
     report = verify_brief(args.brief, args.manifest, args.kb, args.item)
     print(terminal_safe(report.render(), keep_newlines=True))
     return 0 if report.clean else 1
+
+
+def _review_page(
+    brief: Brief, manifest: str, kb: str | None, item: str | None, lang: str, *, quiet: bool = False
+) -> tuple[str, list[tuple[str, str, str]]]:
+    """The review page of ``brief`` over the manifest's files, read by the loader a draft reads them with,
+    and the materials that could not be read (path, status, reason).
+
+    ``quiet``: the draft has just read them and said what it had to say about them; not twice.
+    """
+    from .brief.models import MaterialStatus
+    from .brief.review import render_review
+    from .kb.loading import load_kb
+
+    loader = logging.getLogger("e1prep.kb")
+    level = loader.level
+    if quiet:
+        loader.setLevel(logging.ERROR)
+    try:
+        loaded = load_kb(manifest, kb, item)
+    finally:
+        loader.setLevel(level)
+    files = [*loaded.materials, *loaded.spot_checks, loaded.knowledge_material]
+    unread = [(m.path, m.status.value, m.reason) for m in loaded.materials if m.status is not MaterialStatus.read]
+    return render_review(brief, files, lang=lang), unread
+
+
+def _review(args: argparse.Namespace) -> int:
+    """``review BRIEF.json --manifest M [--html OUT]``: the review page of a saved brief. Exit 1 when a
+    material could not be read (the page is written and says which), as for ``draft``."""
+    from .brief.models import MaterialStatus
+    from .brief.schema import load_brief
+
+    to_stdout = args.html is None or args.html in STDOUT_NAMES
+    targets = [] if to_stdout else [Target(args.html, "--html")]
+    kb_root = args.kb if args.kb is not None else Path(args.manifest).resolve().parent
+    check_targets(targets, kb_root=kb_root, inputs=[args.brief, args.manifest])
+    try:
+        brief = load_brief(args.brief)
+    except OSError as exc:  # a folder, a file without read permission
+        raise InputError(args.brief, f"cannot be read ({exc.strerror or exc})") from None
+    page, unread = _review_page(brief, args.manifest, args.kb, args.item, args.lang)
+    read = [Path(kb_root, s.path) for s in brief.sources if s.status is MaterialStatus.read]
+    check_targets(targets, kb_root=kb_root, inputs=[args.brief, args.manifest, *read])
+    if to_stdout:
+        if not _write_stdout(page):
+            raise BrokenPipeError
+    else:
+        write_all([(targets[0], page)])
+    for path, status, reason in unread:
+        print(f"e1prep: {terminal_safe(path)}: {status}: {terminal_safe(reason)}", file=sys.stderr)
+    return 1 if unread else 0
 
 
 def _lint(args: argparse.Namespace) -> int:

@@ -38,13 +38,15 @@ from .check.detectors import detect_all
 from .check.grouping import group_contradictions, group_excluded
 from .errors import ConfigError, InputError, Interrupted, validation_problem
 from .kb.knowledge import KnowledgeDoc, arxiv_ids, parse_knowledge
-from .kb.loading import KB, load_kb
+from .kb.loading import KB, card_title, load_kb
 from .produce.extracted import ExtractedProducer
 from .produce.producer import Producer, Production
 from .produce.rules import RulesProducer
 from .produce.submitted import SubmittedProducer
 from .produce.unify import merge, unify
-from .read.notes import note_items
+from .read.citing import citable, citing
+from .read.notes import NoteItem, field_value, note_items
+from .text.naming import plain_title
 from .verify.report import Report
 from .verify.verifier import Verifier
 
@@ -292,37 +294,73 @@ def _merge_productions(primary: Production, rules: Production) -> Production:
     return primary
 
 
-def anchors_of(kb: KB, doc: KnowledgeDoc) -> list[Anchor]:
-    """Exactly the arXiv ids that appear in the materials, with their status in the document."""
+def anchors_of(kb: KB, doc: KnowledgeDoc, say: Phrases | None = None) -> list[Anchor]:
+    """Exactly the arXiv ids that appear in the materials, with their status in the document, and whether
+    they may be cited: as the best-read item that cites them was read (``read.citing``). An id that may
+    not be cited is listed with its reason, never dropped."""
     seen: dict[str, Anchor] = {}
+    how = citing(kb.materials)
     for m in kb.materials:
         if m.status is not MaterialStatus.read:
             continue
         ids = arxiv_ids(m.text)
         front_id = str(m.front.get("arxiv") or "")
-        title = str(m.front.get("title") or "") if m.kind is MaterialKind.paper_card else ""
+        title = card_title(m) if m.kind is MaterialKind.paper_card else ""
+        items = note_items(m) if m.kind in (MaterialKind.inbox_note, MaterialKind.other) else []
         for arxiv in ids:
             if arxiv in seen:
                 seen[arxiv].sources.append(m.path)
                 continue
+            anchored = doc.anchored(arxiv)
+            ok, why = citable(how.get(arxiv), anchored, say)
             seen[arxiv] = Anchor(
                 key=arxiv,
                 arxiv=arxiv,
-                title=title if arxiv == front_id else _title_near(m.text, arxiv),
-                status="anchored" if doc.anchored(arxiv) else "new",
+                title=title if arxiv == front_id else _title_near(m.text, arxiv) or _item_title(items, arxiv),
+                status="anchored" if anchored else "new",
                 sections=doc.anchors.get(arxiv, []),
                 sources=[m.path],
-                evidence=EvidenceLevel.card if m.kind is MaterialKind.paper_card else EvidenceLevel.unverified,
+                evidence=how[arxiv].level if arxiv in how else EvidenceLevel.unverified,
+                citable=ok,
+                reason=why,
             )
     return sorted(seen.values(), key=lambda a: a.arxiv)
 
 
+#: a note's own numbering before a title on its line (``2.``, ``2\.``, ``(2)``, ``-``)
+_LINE_LEAD = re.compile(r"^\s*(?:[#>*+\-]+\s*)?(?:\d{1,3}\\?[.)、]\s+|\(\d{1,3}\)\s+)?")
+
+
+#: a bold span on the id's line: the title its writer marked (``**arXiv:2612.01158 — SpecMoE.** Abstract only``)
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+
+
 def _title_near(text: str, arxiv: str) -> str:
+    """The title the line that names ``arxiv`` gives it: its bold span, else the line; less the id, URLs, the
+    note's numbering and Markdown marks (``naming.plain_title``); "" when what is left names nothing (a URL
+    line's ``v1, 2026-10-30``, a label's ``来源：``)."""
     for line in text.split("\n"):
         if arxiv in line:
-            line = re.sub(r"https?://\S+|arXiv[:：]?\s*\d{4}\.\d{4,5}(v\d+)?", "", line)
-            return line.strip(" #-*|：:（）()·").strip()[:80]
+            spans = [_bare(m.group(1)) for m in _BOLD.finditer(line)]
+            title = next((t for t in spans if _WORD.search(t)), None) or _bare(line)
+            return title if _WORD.search(title) else ""
     return ""
+
+
+def _item_title(items: list[NoteItem], arxiv: str) -> str:
+    """The title of the note item that cites ``arxiv`` (its heading or list title, read plain)."""
+    return next((plain_title(i.title) for i in items if arxiv in i.arxiv), "")
+
+
+#: a word of three letters or more (or three CJK characters): what a title holds
+_WORD = re.compile(r"[^\W\d_]{3,}")
+
+
+def _bare(line: str) -> str:
+    """A line less its ids, URLs, numbering and Markdown marks, as a title (at most 80 characters)."""
+    line = re.sub(r"https?://\S+|arXiv[:：]?\s*\d{4}\.\d{4,5}(v\d+)?", "", line)
+    line = field_value(_LINE_LEAD.sub("", line, count=1).replace("**", ""))
+    return plain_title(plain_title(line).strip(" #-*|：:（）()·"))[:80]
 
 
 def candidates_of(kb: KB, doc: KnowledgeDoc, say: Phrases) -> list[Candidate]:
@@ -333,7 +371,7 @@ def candidates_of(kb: KB, doc: KnowledgeDoc, say: Phrases) -> list[Candidate]:
         out.append(
             Candidate(
                 arxiv=arxiv,
-                title=str(m.front.get("title") or ""),
+                title=card_title(m),
                 path=m.path,
                 status=status,
                 note=m.reason if m.status is not MaterialStatus.read else say("candidate.note"),
@@ -507,7 +545,7 @@ def assemble(
         increments=list(production.increments),
         refreshes=[*refreshes, *production.refreshes],
         contradictions=[*contradictions, *production.contradictions],
-        anchors=anchors_of(kb, doc),
+        anchors=anchors_of(kb, doc, say),
         candidates=candidates_of(kb, doc, say),
         excluded=list(production.excluded),
         sources=sources_of(kb, production),

@@ -206,7 +206,15 @@ class Anchor(_Model):
     status: Literal["anchored", "new"]
     sections: list[str] = Field(default_factory=list)
     sources: list[str] = Field(min_length=1)
-    evidence: EvidenceLevel = EvidenceLevel.card
+    evidence: EvidenceLevel = Field(
+        default=EvidenceLevel.card, description="The level of the best-read item of the materials that cites it."
+    )
+    citable: bool = Field(
+        default=True,
+        description="Whether the id may be cited: the living document anchors it, or an item read in full or in "
+        "part, or a paper card of its own, cites it.",
+    )
+    reason: str = Field(default="", description="Why the id is not citable (it is listed, never dropped).")
 
 
 class Candidate(_Model):

@@ -172,6 +172,8 @@ def _candidates_and_anchors(brief: Brief, t: Phrases) -> list[str]:
     for a in brief.anchors:
         where = t("render.anchored_where", sections=_join(a.sections, t)) if a.sections else ""
         status = t("render.anchored", where=where) if a.status == "anchored" else t("render.new")
+        if not a.citable:  # listed with its reason, never dropped
+            status += t("render.not_citable", reason=md(a.reason))
         rows.append([f"| arXiv:{md(a.arxiv)} | {md(a.title)} | {status} | {_join(a.sources, t)} |"])
     return [*out, *_fit(rows, BUDGET["s5"], t), ""]
 

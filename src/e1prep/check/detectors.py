@@ -368,11 +368,17 @@ def _not_quotable_line(
             if cites
             else say("detect.lead", level=say.level(item.evidence))
         )
-        + (say("detect.blocked_too", why=item.access_blocked) if item.access_blocked else ""),
+        + (say("detect.blocked_too", why=item.access_blocked) if item.access_blocked else "")
+        + (say("detect.cut_only", part=item.reading.truncated) if _cut_only(item) else ""),
         action=say("detect.unquotable_action"),
         location=_where_item(material, item),
         numbers=cites,
     )
+
+
+def _cut_only(item: NoteItem) -> bool:
+    """The page was cut off (the reader saw part of it), and no access problem is stated besides."""
+    return bool(item.reading.truncated) and not item.access_blocked
 
 
 _ROW_NUMBER = re.compile(r"^\s*\|\s*\d{1,3}\s*\|")  # a table's running number is not a finding

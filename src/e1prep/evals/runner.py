@@ -394,8 +394,8 @@ def run_cli(args: argparse.Namespace) -> int:
         ],
     }
     guard.write(json.dumps(report, ensure_ascii=False, indent=2) + "\n")
-    if args.cases:
-        return 0  # thresholds are set for the whole set
+    if args.cases and not getattr(args, "gate", False):
+        return 0  # thresholds are set for the whole set, unless the cases named are gated on their own
     thresholds = _thresholds(thresholds_path, args.backend, prompt_id)
     failures = gate(results, figures, thresholds)
     for f in failures:

@@ -20,6 +20,7 @@ from ..brief.models import MaterialKind, MaterialStatus
 from ..errors import ManifestError
 from ..text import visible
 from ..text.lexicon import lexicon
+from ..text.naming import plain_title
 
 log = logging.getLogger(__name__)
 
@@ -695,6 +696,17 @@ def card_repo(card: Material) -> str:
         if m:
             return f"{m.group(1)}/{m.group(2)}"
     return re.sub(r"^\d+-", "", card.path.rsplit("/", 1)[-1].removesuffix(".md"))
+
+
+def card_title(card: Material) -> str:
+    """A card's title as its writer meant it (``naming.plain_title``): its ``title`` field, else its first
+    ``#`` heading; "" when it has neither. Escapes and empty brackets are undone here, once, where the
+    title is read: the renderer escapes what Markdown needs."""
+    title = card.front.get("title")
+    if not title:
+        m = re.search(r"^#\s+(.+?)\s*#*\s*$", card.body, re.M)
+        title = m.group(1) if m else ""
+    return plain_title(str(title))
 
 
 def card_field_line(card: Material, field: str) -> tuple[int | None, str]:

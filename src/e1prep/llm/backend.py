@@ -39,6 +39,7 @@ from ..kb.knowledge import KnowledgeDoc
 from ..kb.loading import KB, Material
 from ..produce.extracted import add_extraction, said_once, section_id
 from ..produce.producer import Production
+from ..read.notes import url_only
 from ..read.numbers import normalize, parse_value
 from .cache import CacheKey, ExtractionCache, guard_cache_dir
 from .client import CallStats, ExtractionFailed, LLMClient, ServerUnreachable
@@ -160,7 +161,7 @@ def to_objects(
                 )
             )
         hits = [doc.search(name)]
-        point = item.point.strip()
+        point = "" if url_only(item.point) else item.point.strip()  # a URL alone is no key point
         if item.new:
             production.increments.append(
                 Increment(

@@ -37,7 +37,7 @@ from ..brief.phrases import Lang, Phrases, phrases
 from ..errors import InputError
 from ..kb.knowledge import KnowledgeDoc
 from ..kb.loading import KB, Material
-from ..read.notes import note_items
+from ..read.notes import note_items, url_only
 from ..read.numbers import parse_value, quantities
 from .producer import Production
 
@@ -145,11 +145,13 @@ def add_item(
         if n.text.strip()
     ]
     url = item_url(item, material)
+    bare = [u for p in item.points if (u := url_only(p))]  # a URL alone is no key point: it is the item's URL
+    url = url or next(iter(bare), None)
     hits = [doc.search(name)]
     section = section_id(item.section, doc) or next(
         (sid for raw in item.relation.sections if (sid := section_id(raw, doc))), None
     )
-    points = [p.strip() for p in item.points if p.strip()]
+    points = [p.strip() for p in item.points if p.strip() and not url_only(p)]
     relation = _relation(item, say)
     summary = item.reason.strip() or item.relation.note.strip() or (points[0] if points else "")
     # what the reader says of the document, with the document's numbers cited to it

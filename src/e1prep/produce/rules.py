@@ -28,11 +28,23 @@ from ..brief.phrases import Lang, Phrases, phrases
 from ..check.detectors import display_name, doc_counts
 from ..check.grouping import ExclusionGroups
 from ..kb.knowledge import KnowledgeDoc
-from ..kb.loading import KB, Material, card_field_line, card_repo, card_section
+from ..kb.loading import KB, Material, card_field_line, card_repo, card_section, card_title
 from ..read import markers
 from ..read.identity import identify, may_be_known_as_a_lead
-from ..read.notes import MD_LINK, NoteItem, blocks, index_only, is_stale, line_evidence, note_items, off_topic
-from ..read.numbers import NumberToken, parse_value, quantities
+from ..read.notes import (
+    MD_LINK,
+    URL_RE,
+    NoteItem,
+    blocks,
+    index_only,
+    is_stale,
+    line_evidence,
+    note_items,
+    off_topic,
+    said_known,
+    url_only,
+)
+from ..read.numbers import NumberToken, card_counts, parse_value, quantities, stats_sentences
 from ..text.lexicon import lexicon
 from ..text.textindex import term_set, terms
 from .producer import Production
@@ -49,7 +61,9 @@ _ENTITY = re.compile(
 _POINT_LINE = re.compile(r"^\s*(?:[-*+]|\d{1,2}[.)、])\s+(.*\S)\s*$")
 _META_PREFIX = re.compile(
     r"^(?:URL|链接|来源|核查|部分核查|证据|日期|发布日期|发布|文档最后更新|Check|Checked|Evidence|Date|Source|"
-    r"Link|要点|Key points|Points|初判|关联|Status|状态)\s*[:：]",
+    r"Link|要点|Key points|Points|初判|关联|Status|状态|"
+    + "|".join(re.escape(w) for w in sorted(lexicon().title_labels))  # the title field: the item's title
+    + r")\s*[:：]",
     re.I,
 )
 _BOUNDARY_PREFIX = re.compile(r"^(?:边界|证据边界|注意|限定|Caveat|Boundary|Limits?)\s*[:：]", re.I)
@@ -204,12 +218,18 @@ class RulesProducer:
             excluded_reason = say("rules.stale", date=item.date)
         elif known:
             pass
+        elif item.group and (remark := off_topic(item.group)):
+            # filed by the note under another topic: the whole group is another document's, whatever its level
+            excluded_reason = say("rules.other_topic", group=item.group[:60], remark=remark)
+            out.off_topic.add((material.path, item.line_start))
         elif low:
             excluded_reason = say(
                 "rules.lead",
                 level=say.level(item.evidence),
                 remark=say.remark(item.reading.deciding) or say("rules.no_remark"),
             )
+        elif not _has_substance(item):
+            excluded_reason = say("rules.no_substance")
         elif remark := off_topic(item.text):
             excluded_reason = say("rules.said_off_topic", remark=remark)
             out.off_topic.add((material.path, item.line_start))
@@ -223,8 +243,12 @@ class RulesProducer:
             return
         assert ident is not None  # only an excluded item goes unidentified
         key, hits, url_known, anchored = ident.key, ident.hits, ident.url_known, ident.anchored
-        if known and (version := new_version(item, doc)) is not None:
-            # a known subject with a version the document has not recorded: an update in place
+        version = new_version(item, doc) if known else None
+        read = item.evidence in (EvidenceLevel.verified, EvidenceLevel.partial)
+        names = _new_entities(item, doc, key, version) if version is not None and read else []
+        if version is not None and names:
+            # a known subject with a version the document has not recorded, and a new thing: an update in
+            # place (new names alone do not make one: on the all-known golden day every recheck names some)
             inc = self._increment(material, item, key, hits, index)
             fact = say("rules.new_version", key=key, version=version)
             out.increments.append(inc.model_copy(update={"kind": "update", "relation": fact}))
@@ -237,7 +261,11 @@ class RulesProducer:
                 where=say("rules.known_where", sections=say.join(where)) if where else "",
                 url=say("rules.known_url") if url_known else "",
                 anchor=say("rules.known_anchor", arxiv=anchored) if anchored else "",
+                # a release that moves only the number: the refresh names it
+                verdict=say("rules.version_only", version=version) if version is not None else say("rules.not_new"),
             )
+            if version is not None:
+                key = f"{key} {version}"
             out.refreshes.append(
                 Refresh(key=key, sources=[material.path], evidence=item.evidence, summary=summary, doc_hits=hits)
             )
@@ -255,7 +283,7 @@ class RulesProducer:
             if _META_PREFIX.match(first):
                 continue
             text = _point_text(block, self.say)
-            if not text:
+            if not text or url_only(text):  # a URL alone is no key point: it stays the item's URL
                 continue
             tokens = quantities(text)
             # the level a block's own words impose is read only for its numbers (most blocks hold none)
@@ -345,10 +373,15 @@ class RulesProducer:
                     numbers.append(_card_citation(material, field, value))
             if weekly is None:
                 numbers.append(_card_citation(material, "stars_weekly", 0, quote=False))
-        points = [summary.split("\n")[0].strip()] if summary else []
-        point_numbers = [c for p in points for c in cite_numbers(p, EvidenceLevel.vendor, material, p, None)]
+        stats, first = _stats_and_summary(summary)
+        if stats:  # the card's own counts (``⭐ 1,204 stars · 61 forks``): collected, not the project's claim
+            boundary.append(say("rules.card_numbers", point=stats))
+            numbers += _citations(card_counts(stats), EvidenceLevel.card, material, stats, None)
+        points = [first] if first else []
+        point_numbers = [c for p in points for c in _card_or_vendor(p, material)]
         if point_numbers:
-            boundary.append(say("rules.repo_numbers", point=points[0]))
+            claimed = any(c.evidence is EvidenceLevel.vendor for c in point_numbers)
+            boundary.append(say("rules.repo_numbers" if claimed else "rules.card_numbers", point=points[0]))
             numbers += point_numbers
             points = []
         elif points and markers.find(points[0], markers.LOWERING_KINDS):
@@ -374,7 +407,7 @@ class RulesProducer:
 
     def _paper_card(self, material: Material, doc: KnowledgeDoc, out: Production, excluded: ExclusionGroups) -> None:
         arxiv = str(material.front.get("arxiv") or "")
-        title = str(material.front.get("title") or arxiv or material.path)
+        title = card_title(material) or arxiv or material.path
         say = self.say
         if arxiv and doc.anchored(arxiv):
             where = say.join(doc.anchors[arxiv]) or say("rules.appendix")
@@ -393,6 +426,27 @@ class RulesProducer:
             EvidenceLevel.summary,
             say("rules.paper_card"),
         )
+
+
+def _stats_and_summary(summary: str) -> tuple[str, str]:
+    """(the card's stats sentences, its first line of summary that is not only stats)."""
+    stats: list[str] = []
+    for line in summary.split("\n"):
+        counted, rest = stats_sentences(line.strip()) if line.strip() else ("", "")
+        stats += [counted] if counted else []
+        if rest:
+            return " ".join(stats), rest
+    return " ".join(stats), ""
+
+
+def _card_or_vendor(text: str, material: Material) -> list[NumberCitation]:
+    """A card summary's numbers: its own counts (``1.2k stars``) at ``card``, every other at ``vendor``."""
+    counts = card_counts(text)
+    claims = [t for t in quantities(text) if t not in counts]
+    return [
+        *_citations(counts, EvidenceLevel.card, material, text, None),
+        *_citations(claims, EvidenceLevel.vendor, material, text, None),
+    ]
 
 
 def _card_citation(material: Material, field: str, value: object, quote: bool = True) -> NumberCitation:
@@ -420,6 +474,9 @@ _ASIDE = re.compile(r"[（(][^）)]*[）)]")
 #: a release's version in an item's title: ``v0.5.21``, ``0.26.1``, ``V4.1`` (two parts at least)
 _VERSION = re.compile(r"(?<![\w.])[vV]?\d+\.\d+(?:\.\d+)*(?:rc\d+)?(?![\w.%])")
 
+#: a pre-release tag standing alone (``rc2``, ``beta1``): part of a version, not a new name
+_PRE_RELEASE = re.compile(r"(?:rc|alpha|beta|dev|post)\d+", re.I)
+
 
 def new_version(item: NoteItem, doc: KnowledgeDoc) -> str | None:
     """The version a known item's title names that the living document does not hold, read in full
@@ -432,10 +489,54 @@ def new_version(item: NoteItem, doc: KnowledgeDoc) -> str | None:
     return None
 
 
+def _new_entities(item: NoteItem, doc: KnowledgeDoc, key: str, version: str | None) -> list[str]:
+    """The product-like names of the item (``MXFP4``, ``manifestSignature``) the living document does not
+    hold, other than the subject, its version and the item's label: what makes a known subject's item an
+    update rather than a refresh (a release that only moves the number is a refresh, as the hand briefs
+    file it). None when the note says the document already has it."""
+    if said_known(item.text) is not None:
+        return []
+    own = {key.lower(), (item.label or "").lower()}
+    if version is not None:
+        own |= {version.lower(), version.lstrip("vV").lower()}
+    found: list[str] = []
+    # a URL's path names no new thing, and a version's parts (``v0`` of ``v0.34.0``) are no name
+    for m in _ENTITY.finditer(_VERSION.sub(" ", URL_RE.sub(" ", item.text))):
+        name = m.group(0)
+        if name.lower() in own or name in found or lexicon().is_generic(name):
+            continue
+        if not _VERSION.fullmatch(name) and not _PRE_RELEASE.fullmatch(name) and doc.search(name).hits == 0:
+            found.append(name)
+    return found
+
+
 @lru_cache(maxsize=64)  # a batch names the same versions item after item; the text's hash is computed once
 def _holds_version(text: str, bare: str) -> bool:
     """Whether ``text`` holds the version ``bare`` (``0.5.21`` is held by ``v0.5.21`` and ``SGLang 0.5.21``)."""
     return re.search(r"(?<![\d.])" + re.escape(bare) + r"(?![\d])", text) is not None
+
+
+#: a field that holds the item's points (its value is substance, not bookkeeping)
+_POINTS_PREFIX = re.compile(r"^(?:要点|Key points|Points)\s*[:：]\s*", re.I)
+#: the least a body must say, past its URLs, fields and check remark, to be more than a pointer
+_SUBSTANCE_MIN = 8
+
+
+def _has_substance(item: NoteItem) -> bool:
+    """Whether the item says something beyond its title and pointer: a table row's other cells, or a
+    line of its body that is not a URL, a field of bookkeeping (URL, 核查, 日期 ...) or its check remark."""
+    if item.cells:
+        return True
+    said = 0
+    for line in item.text.split("\n")[1:]:
+        text = _strip_bullet(line.strip())
+        if points := _POINTS_PREFIX.match(text):
+            text = text[points.end() :]  # a points field's value is what the item says
+        elif _META_PREFIX.match(text):
+            continue
+        said += len(URL_RE.sub("", text).strip(" -—:：|*【】[]()（）<>"))
+    title_rest = URL_RE.sub("", item.text.split("\n", 1)[0]).replace(item.title, "")
+    return said + len(title_rest.strip(" #-—:：|*【】[]()（）")) >= _SUBSTANCE_MIN
 
 
 def _strip_bullet(line: str) -> str:

@@ -32,6 +32,7 @@ from ..text import visible
 from ..text.lexicon import lexicon
 from ..text.regexgate import guarded
 from .markers import LOWERING_KINDS, RANK, Hit, find, in_quotes, negated, strictest, strip_urls
+from .scope import claim_only, same_sentence
 
 
 def _alternation(words: tuple[str, ...]) -> str:
@@ -95,9 +96,10 @@ class Statement:
     words: list[str] = field(default_factory=list)
     understood: bool = True
     positive: bool = False  # the writer's own full or partial read
-    blocked: str | None = None  # an access problem or truncation, when nothing was read in full
+    blocked: str | None = None  # an access problem, when nothing was read in full
     text: str = ""
     full: bool = False  # the writer's own full read (un-negated, unquoted, unhedged)
+    truncated: str | None = None  # the page was cut off (part of it was read), when nothing was read in full
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +115,8 @@ class Reading:
     remarks: tuple[str, ...] = ()
     not_understood: tuple[str, ...] = ()
     blocked: str | None = None
+    #: the words that say the page was cut off (the reader saw part of it: no access problem)
+    truncated: str | None = None
     stated: bool = False  # the note says anything about this item's check
     #: the level before the verifier's plain rule capped it (``level`` is the capped one), if capped
     reader_level: EvidenceLevel | None = None
@@ -151,17 +155,10 @@ def _read_stripped(text: str, body: str, legend: dict[str, Statement] | None) ->
 def _read_hits(text: str, body: str, hits: list[Hit], symbol_statements: list[Statement]) -> Statement:
     """The reading of a remark from its markers and legend symbols."""
     hedges = [h for h in hits if h.marker.kind in ("hedge", "relay")]
-    positives: list[Hit] = []
-    refused: list[str] = []
-    for h in hits:
-        if h.marker.kind not in ("full", "partial"):
-            continue
-        if negated(body, h, hits):
-            refused.append(_context(body, h))
-        elif in_quotes(body, h.start):
-            refused.append(Phrase("remark.quoted", word=h.marker.text))
-        else:
-            positives.append(h)
+    positives, refused = _own_reads(body, hits)
+    if positives and hedges:
+        # a hedge on a claim of its own sentence limits that claim's numbers, not the stated read
+        hedges = [h for h in hedges if not _claim_hedge(body, h, positives)]
     if hedges or refused:
         words = [h.marker.text for h in hedges] + refused
         # hedged, the page still could not be read: that is said too (``打不开（404），可能被删了``)
@@ -189,7 +186,10 @@ def _read_hits(text: str, body: str, hits: list[Hit], symbol_statements: list[St
     for h in limits:
         words.append(h.marker.text)
         # only a summary, a snippet, or the vendor's own numbers: that, whatever else was read
-        exclusive = h.marker.kind in ("summary", "snippet", "vendor")
+        # (a claim's own sentence, apart from a stated full read, limits that claim: ``teaser only: 1.8×``)
+        exclusive = h.marker.kind in ("summary", "snippet", "vendor") and not (
+            full_read and _claim_hedge(body, h, positives)
+        )
         # a full read with another stated limitation is partial; a partial check keeps the limitation's level
         if full_read and not exclusive:
             levels.append(EvidenceLevel.partial)
@@ -200,21 +200,42 @@ def _read_hits(text: str, body: str, hits: list[Hit], symbol_statements: list[St
     if any(not s.understood for s in symbol_statements):
         levels.append(EvidenceLevel.unverified)
     level = strictest(*levels)
-    blocked = None
+    blocked = truncated = None
     if not full_read:
-        blocked = (
-            next((h.marker.text for h in hits if h.marker.access), None)
-            or next((h.marker.text for h in hits if _truncation(h)), None)
-            or next((s.blocked for s in symbol_statements if s.blocked), None)
+        blocked = next((h.marker.text for h in hits if h.marker.access), None) or next(
+            (s.blocked for s in symbol_statements if s.blocked), None
+        )
+        truncated = next((h.marker.text for h in hits if h.marker.truncates), None) or next(
+            (s.truncated for s in symbol_statements if s.truncated), None
         )
     understood = all(s.understood for s in symbol_statements)
-    return Statement(level, words, understood, bool(pos_levels), blocked, text, full=full_read)
+    return Statement(level, words, understood, bool(pos_levels), blocked, text, full=full_read, truncated=truncated)
 
 
-def _truncation(h: Hit) -> bool:
-    """A truncated page (what the detectors call blocked, besides access); a partial read by choice
-    (``只看到预览``) is not a blocked page."""
-    return h.marker.kind == "limitation" and h.marker.level is EvidenceLevel.partial
+def _own_reads(body: str, hits: list[Hit]) -> tuple[list[Hit], list[str]]:
+    """The writer's own full or partial reads, and the words of those negated or quoted."""
+    positives: list[Hit] = []
+    refused: list[str] = []
+    for h in hits:
+        if h.marker.kind not in ("full", "partial"):
+            continue
+        if negated(body, h, hits):
+            refused.append(_context(body, h))
+        elif in_quotes(body, h.start):
+            refused.append(Phrase("remark.quoted", word=h.marker.text))
+        else:
+            positives.append(h)
+    return positives, refused
+
+
+def _claim_hedge(body: str, h: Hit, positives: list[Hit]) -> bool:
+    """A hedge that governs a claim of its own sentence (:func:`scope.claim_only`), apart from every
+    stated read, or that stands in the item's title line while every read is stated below it (the title
+    asks about the subject, ``vLLM 0.34 到底发了没？``): it does not reach the item."""
+    title_end = body.find("\n")
+    if 0 <= h.end <= title_end and all(p.start > title_end for p in positives):
+        return True
+    return claim_only(body, h.start, h.end) and not any(same_sentence(body, h.start, p.start) for p in positives)
 
 
 def _context(body: str, h: Hit) -> str:
@@ -226,8 +247,8 @@ def _symbols(body: str, legend: dict[str, Statement]) -> list[Statement]:
     for sym in legend_symbols(body, legend):
         st = legend[sym]
         said = tuple(st.words) or (st.text[:30],)  # the legend's deciding words, not its whole sentence
-        word = Phrase("remark.legend", symbol=sym, words=said)
-        out.append(Statement(st.level, [word], st.understood, st.positive, st.blocked, sym))
+        words: list[str] = [Phrase("remark.legend", symbol=sym, words=said)]
+        out.append(Statement(st.level, words, st.understood, st.positive, st.blocked, sym, truncated=st.truncated))
     return out
 
 
@@ -547,6 +568,9 @@ def read_item(
         remarks=tuple(said.read),
         not_understood=tuple(said.not_understood),
         blocked=next((s.blocked for s in statements if s.blocked), None)
+        if level is not EvidenceLevel.verified
+        else None,
+        truncated=next((s.truncated for s in statements if s.truncated), None)
         if level is not EvidenceLevel.verified
         else None,
         stated=True,

@@ -65,6 +65,8 @@ class Marker:
     weak: bool = False
     #: a clause that qualifies a full read before it on its line (``读过，但图表没加载出来``); alone it says nothing
     qualifies: bool = False
+    #: the page was cut off (``body truncated``): the reader saw part of it; no access problem
+    truncates: bool = False
 
 
 @cache
@@ -86,7 +88,8 @@ def markers() -> tuple[Marker, ...]:
         for text in row["text"]:
             level = EvidenceLevel(row["level"])
             access, explains = bool(row.get("access", False)), bool(row.get("explains", False))
-            out.append(Marker(text, kind, level, row["lang"], access, explains))
+            truncates = bool(row.get("truncates", False))
+            out.append(Marker(text, kind, level, row["lang"], access, explains, truncates=truncates))
     return tuple(sorted(out, key=lambda m: -len(m.text)))
 
 
@@ -168,12 +171,31 @@ def patterns() -> tuple[Pattern, ...]:
             row["kind"],
             EvidenceLevel(row["level"]),
             row["lang"],
-            **{flag: bool(row.get(flag, False)) for flag in ("access", "explains", "weak", "qualifies")},
+            **{flag: bool(row.get(flag, False)) for flag in ("access", "explains", "weak", "qualifies", "truncates")},
         )
         folded = not row.get("case", False)
         joined = "|".join(f"(?:{rx})" for rx in row["regex"])
         out.append(Pattern(guarded(joined, re.I if folded else 0), proto, folded))
+    if "truncation" in _table():
+        out.append(_truncation_clause(_table()["truncation"]))
     return tuple(out)
+
+
+#: within one clause: no clause-ending punctuation between what was cut and that it was cut
+_IN_CLAUSE = r"[^,.;:!?，。；：！？|（）()【】\n]"
+
+
+def _truncation_clause(rows: dict[str, list[str]]) -> Pattern:
+    """``[truncation]`` of the table as one shape: what was cut (``part``) and that it was cut (``cut``),
+    in either order within one clause (``the text was only partly shown``, ``正文只显示了前两段``)."""
+    part = "|".join(f"(?:{rx})" for rx in rows["part"])
+    cut = "|".join(f"(?:{rx})" for rx in rows["cut"])
+    # the nearest part before the cut (``原文读完，但正文被截断``: the body, not the original), so no part
+    # word stands in between
+    gap = f"(?:(?!{part}){_IN_CLAUSE})"
+    joined = f"(?:{part}){gap}{{0,24}}?(?:{cut})|(?:{cut}){_IN_CLAUSE}{{0,6}}?(?:{part})"
+    proto = Marker("", "limitation", EvidenceLevel.partial, "any", truncates=True)
+    return Pattern(guarded(joined, re.I), proto, True)
 
 
 @cache
@@ -419,6 +441,8 @@ def negated(text: str, hit: Hit, hits: list[Hit]) -> bool:
         if other.marker.kind not in ("negation", "hedge", "unverified") or other.end > hit.start:
             continue
         gap = visible.projection(text[other.end : hit.start]).text  # the gap as seen: emphasis is no distance
+        if "\n" in gap.strip(" \t") and "\n" not in text[other.start : other.end]:
+            continue  # a negator ends with its line: the next line's read is another statement
         if other.marker.lang == "zh" and len(gap.strip()) <= 2:
             return True
         if other.marker.lang == "en" and len(gap) <= 12 and not re.search(r"[;；。，,.]", gap):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -12,13 +13,53 @@ from ..brief.phrases import Phrase
 from ..kb.knowledge import arxiv_ids
 from ..kb.loading import Material
 from ..text.lexicon import lexicon
-from ..text.naming import github_repo
+from ..text.naming import github_repo, plain_title
 from ..text.regexgate import guarded
 from . import evidence as _ev
 from . import markers
+from .labels import labelled, read_label, title_under
+from .numbers import identifiers
 
 URL_RE = re.compile(r"https?://[^\s<>()\[\]（）【】\"'`，。；、|]+")
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
+#: what a line holds besides a URL when it is only the URL: link marks, brackets, punctuation, spaces
+_URL_ONLY_REST = re.compile(r"[\s<>()\[\]（）【】《》\"'`*_.,;:!?，。；：！？、·|\-–—]*")
+
+
+def url_only(text: str) -> str | None:
+    """The URL, when ``text`` only says where something is: a URL (or a link whose text is its URL), maybe
+    under a field label (``Paper: …``, ``链接：…``) and with the ids, versions and dates of what it points
+    at (``(arXiv:2611.05555, v2, 2026-11-28)``), and punctuation; else None.
+
+    Such a line is no key point: the URL stays the item's URL (or its citation)."""
+    if "://" not in text:
+        return None
+    found = URL_RE.findall(text)
+    rest = URL_RE.sub("", text) if found else ""
+    if not found or not _URL_ONLY_REST.fullmatch(_unlabelled(rest)):
+        return None
+    return str(found[0]).rstrip(".,;:)")
+
+
+_FIELD_LABEL = re.compile(r"^\s*(?:[-*+]\s+)?([^:：\s][^:：]{0,24}?)\s*[:：]")
+_ARXIV_WORD = re.compile(r"arxiv\s*[:：]?", re.I)
+
+
+def field_value(line: str) -> str:
+    """A line less the field label it opens with (``Paper: …``, ``链接：…``; labels from ``writing.toml``)."""
+    m = _FIELD_LABEL.match(line)
+    return line[m.end() :] if m and lexicon().is_label(m.group(1)) else line
+
+
+def _unlabelled(rest: str) -> str:
+    """What a URL line says besides its URL, less a field label, ids, versions and dates."""
+    rest = field_value(rest)
+    if not any(c.isdigit() for c in rest):
+        return rest
+    for t in sorted(identifiers(rest), key=lambda t: -t.start):
+        if t.type in ("arxiv", "version", "date"):
+            rest = rest[: t.start] + rest[t.end :]
+    return _ARXIV_WORD.sub("", rest)
 
 
 def _heading(line: str) -> tuple[int, str] | None:
@@ -70,6 +111,10 @@ class NoteItem:
     #: the index of an earlier item of the same note with the same text and the same note-level
     #: statements about it (a pasted-twice note, a feed that repeats): it adds nothing of its own
     duplicate_of: int | None = None
+    #: the running code the note heads the item with (``B-03``, ``🟢 C1``), when its title stands elsewhere
+    label: str | None = None
+    #: the headings the note files the item under (``二、数据库 / 向量检索（不归 inference）``), outermost first
+    group: str = ""
 
     @property
     def remarks_not_understood(self) -> list[str]:
@@ -234,6 +279,7 @@ def is_stale(item: NoteItem, batch_date: str) -> bool:
 _STATUS_SIGN = re.compile(r"^[^\w\s【\[(（《「\"'*#`@]{1,4}\s+")
 _ORDINAL_LEAD = re.compile(r"^(?:\d{1,3}[.)、]|[①-⑳]|条目\s*\d+\s*[:：]?|Item\s*\d+\s*[:：]?)\s*")
 _LENTICULAR_TITLE = re.compile(r"^【([^】]{2,200})】.*$")
+_TITLE_FIELD = re.compile(r"^(?:\*\*)?([^\s:：*]{1,16})(?:\*\*)?\s*[:：]\s*")
 #: a Markdown link ``[text](target)``: its text, then its target
 MD_LINK = re.compile(r"\[([^\]]+)\]\(([^)]+)\)")
 
@@ -244,8 +290,9 @@ def _first_group(m: re.Match[str]) -> str:
 
 
 def _clean_title(raw: str) -> str:
-    """``_STATUS_SIGN``, ``_ORDINAL_LEAD``, ``_LENTICULAR_TITLE``, ``MD_LINK`` and ``URL_RE`` substituted in turn."""
-    raw = raw.strip()
+    """``_STATUS_SIGN``, ``_ORDINAL_LEAD``, ``_LENTICULAR_TITLE``, ``MD_LINK`` and ``URL_RE`` substituted in turn,
+    on the title as its writer meant it (Markdown escapes undone: ``2\\. Foo``; ``naming.plain_title``)."""
+    raw = plain_title(raw) if "\\" in raw or "()" in raw or "（）" in raw else raw.strip()
     if m := _STATUS_SIGN.match(raw):
         raw = raw[m.end() :]
     title = raw.strip()
@@ -257,6 +304,9 @@ def _clean_title(raw: str) -> str:
         title = MD_LINK.sub(_first_group, title)
     if "://" in title:
         title = URL_RE.sub("", title)
+        title = plain_title(title) if "()" in title or "（）" in title else title  # a link's brackets, emptied
+    if (m := _TITLE_FIELD.match(title)) and m.group(1).lower() in lexicon().title_labels:
+        title = title[m.end() :]  # a title field's line gives its value (``Title: FlashKV``)
     return title.replace("**", "").replace("`", "").strip(" -—:：|")
 
 
@@ -330,7 +380,37 @@ def _table_spans(lines: list[str]) -> tuple[list[_Span], list[list[str]]]:
         )
         spans.append(_Span(title, i, i + 1, "table", check, other))
         rows.append(cells)
-    return spans, rows
+    return _without_field_tables(spans, rows)
+
+
+#: the longest first cell of a field table's row (a field's name: ``链接``, ``看到哪一步``, ``Status``)
+_FIELD_NAME_MAX = 12
+
+
+def _without_field_tables(spans: list[_Span], rows: list[list[str]]) -> tuple[list[_Span], list[list[str]]]:
+    """Drop the rows of field tables: a two-column table whose first column names fields (short, no URL,
+    no digit, one at least a known field label) lists one item's fields (``| 链接 | … |``), not items."""
+    keep = [True] * len(spans)
+    n = 0
+    while n < len(spans):
+        end = n + 1  # one table: rows on consecutive lines (its separator line between them)
+        while end < len(spans) and spans[end].start - spans[end - 1].start <= 2:
+            end += 1
+        table = rows[n:end]
+        if (
+            end - n >= 2
+            and all(
+                len(cells) == 2
+                and 0 < len(cells[0]) <= _FIELD_NAME_MAX
+                and not any(c.isdigit() for c in cells[0])
+                and "://" not in cells[0]
+                for cells in table
+            )
+            and any(lexicon().is_label(cells[0]) for cells in table)  # one of them is a known field
+        ):
+            keep[n:end] = [False] * (end - n)
+        n = end
+    return [s for s, k in zip(spans, keep, strict=True) if k], [r for r, k in zip(rows, keep, strict=True) if k]
 
 
 def _title_column(header: list[str], cells: list[str]) -> int:
@@ -492,6 +572,8 @@ def _titled_url_spans(lines: list[str], urls: _UrlLines) -> list[_Span]:
 
 
 _BOLD_TITLE = re.compile(r"^\*\*([^*\n]{2,200})\*\*$")
+#: a paragraph that opens with a bold run-in title and goes on in the same line
+_BOLD_RUN_IN = re.compile(r"^\*\*([^*\n]{2,200})\*\*\s*\S")
 #: a paragraph titled in lenticular brackets: ``【Title】 text …``
 _LENTICULAR = re.compile(r"^【([^】\n]{2,200})】")
 #: a line cut into fields by long dashes (``状态 —— 标题 —— 链接 —— 备注``)
@@ -522,14 +604,21 @@ def _segmented_spans(lines: list[str]) -> list[_Span]:
 
 def _link_paragraph_spans(lines: list[str]) -> list[_Span]:
     """Prose items: a paragraph that opens with a Markdown link (or a title line set in bold) is an item
-    titled by that text; a link inside a paragraph is not a new item."""
+    titled by that text; a link inside a paragraph is not a new item. Paragraphs that open with a bold
+    run-in title (``**arXiv:2612.03391 — TierSpill.** I read …``) are items when two or more do."""
     starts = []
+    run_in = []
     for i, line in enumerate(lines):
         if i > 0 and lines[i - 1].strip():
             continue  # not a paragraph's first line
         m = _LINK_TITLE.match(line.strip()) or _BOLD_TITLE.match(line.strip()) or _LENTICULAR.match(line.strip())
         if m and not _is_field_line(line):
             starts.append((i, m.group(1)))
+        elif (r := _BOLD_RUN_IN.match(line.strip())) and not r.group(1).rstrip().endswith((":", "：")):
+            # (a bold field label, ``**Summary:** …``, ends at its colon: a field, not a title)
+            run_in.append((i, r.group(1).rstrip(" .。:：")))
+    if len(run_in) >= 2:  # siblings: the paragraphs' run-in titles are a layout, not emphasis
+        starts = sorted(starts + run_in)
     spans = []
     for n, (i, title) in enumerate(starts):
         end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
@@ -538,6 +627,55 @@ def _link_paragraph_spans(lines: list[str]) -> list[_Span]:
                 end = j
                 break
         spans.append(_Span(title, i, end, "link-paragraph"))
+    return spans
+
+
+def _label_line_spans(lines: list[str]) -> list[_Span]:
+    """Items opened by a label at the start of a line (``A1  ColFuse …`` then indented fields), when two
+    or more lines open with one label shape; each runs to the next such line or heading."""
+    starts = []
+    for i, line in enumerate(lines):
+        if not line[:1].isalnum():  # a label opens the line itself, unindented
+            continue
+        label = read_label(line)
+        if label is not None and label.rest:
+            starts.append((i, label))
+    shapes = Counter(label.shape for _, label in starts)
+    starts = [(i, label) for i, label in starts if shapes[label.shape] >= 2]
+    spans = []
+    for n, (i, label) in enumerate(starts):
+        end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
+        heading = next((j for j in range(i + 1, end) if lines[j][:1] == "#" and _heading(lines[j])), None)
+        spans.append(_Span(label.text + " " + label.rest, i, heading or end, "label-line"))
+    return spans
+
+
+#: a line of structure: a heading, a list item, a table row, a quote (prose has none)
+_STRUCTURED_LINE = re.compile(r"^\s*(?:#|[-*+•]\s|\d{1,3}[.)、]\s|\||>)")
+#: a title quoted in prose: ``the post "Context Parallel Prefill in vLLM"``, ``《…》``, ``「…」``
+_QUOTED_TITLE = re.compile(r"[\"“「《]([^\"”」》\n]{6,160})[\"”」》]")
+#: a short run-in label opening a paragraph (``Worth your time.``, ``Skip.``, ``结论：``)
+_RUN_IN_LABEL = re.compile(r"^[^.。:：!！?？\n]{1,24}[.。:：!！]\s+")
+
+
+def _prose_spans(lines: list[str], urls: _UrlLines) -> list[_Span]:
+    """Prose items, where no other layout fits: in a note of paragraphs only (no heading, list, table or
+    quote), each paragraph that holds a URL is an item, titled by the title it quotes or else by its
+    first sentence (after a short run-in label such as ``Worth your time.``)."""
+    if any(_STRUCTURED_LINE.match(line) for line in lines):
+        return []
+    spans = []
+    start = None
+    for i, line in enumerate([*lines, ""]):
+        if line.strip() and start is None:
+            start = i
+        elif not line.strip() and start is not None:
+            if urls.any(start, i):
+                text = " ".join(lines[start:i])
+                quoted = _QUOTED_TITLE.search(text)
+                title = quoted.group(1) if quoted else _RUN_IN_LABEL.sub("", text, count=1)[:80]
+                spans.append(_Span(title, start, i, "prose"))
+            start = None
     return spans
 
 
@@ -551,6 +689,7 @@ def _spans_of(lines: list[str]) -> list[_Span]:
     candidates: list[Callable[[], list[_Span]]] = [
         lambda: _refine(lines, _heading_spans(lines), urls, tables, numbered),
         lambda: _list_spans(lines, _NUMBERED, "numbered", starts=numbered),
+        lambda: _label_line_spans(lines),
         lambda: tables,
         lambda: _list_spans(lines, _TOP_BULLET, "bullet", with_url=urls),
         lambda: _link_paragraph_spans(lines),
@@ -617,10 +756,12 @@ def _refine(
 def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     """Items of a note: headings, numbered lists, table rows or bullets with a URL, whichever fits."""
     lines = body.split("\n")
-    best = _spans_of(lines)
+    best = _spans_of(lines) or _prose_spans(lines, _UrlLines(lines))  # prose only where nothing else fits
     if not best and body.strip():
         title = next((ln for ln in lines if ln.strip()), "")
         best = [_Span(title.lstrip("# "), 0, len(lines), "whole-note")]
+    item_labels = _retitle_labelled(lines, best)
+    groups = _groups(lines, best)
     inside = {i for span in best for i in range(span.start, span.end)}
     texts = ["\n".join(lines[span.start : span.end]).strip("\n") for span in best]
     numbers = [_ev.item_number(t) or n for n, t in enumerate(texts, start=1)]
@@ -661,10 +802,62 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
                 check_cell=span.check,
                 cells=span.cells,
                 legend_free=_none_within(legend_at, span.start, span.end),
+                label=item_labels[n - 1],
+                group=groups[n - 1],
             )
         )
         seen.setdefault(same, items[-1])
     return items
+
+
+def _groups(lines: list[str], spans: list[_Span]) -> list[str]:
+    """For each item, the headings above it that enclose it, outermost first, above the item's own
+    heading: how the note files it (a topic section of its own). One pass, a stack of at most six."""
+    heads = [(i, h) for i, line in enumerate(lines) if line[:1] == "#" and (h := _heading(line))]
+    stack: list[tuple[int, str]] = []
+    at = 0
+    out = []
+    for span in spans:  # in the order of the note
+        while at < len(heads) and heads[at][0] < span.start:
+            level, text = heads[at][1]
+            while stack and stack[-1][0] >= level:
+                stack.pop()
+            stack.append((level, text))
+            at += 1
+        own = _heading(lines[span.start]) if lines[span.start][:1] == "#" else None
+        limit = own[0] if own else 7
+        out.append(" / ".join(text for level, text in stack if level < limit))
+    return out
+
+
+def _retitle_labelled(lines: list[str], spans: list[_Span]) -> list[str | None]:
+    """Give each labelled item (``## B-03`` over ``Title: …``) the title under its label; its labels.
+
+    A table row's title is its title column, never a label. A long label prefix (``Item 3``, ``Paper 2``)
+    is believed only where a title field stands under it: a short prefix or a sign alone is a label
+    whatever follows.
+    """
+    found: list[str | None] = [None] * len(spans)
+    headed = [n for n, s in enumerate(spans) if s.recogniser != "table"]
+    for n, label in zip(headed, labelled([spans[k].title for k in headed]), strict=True):
+        if label is None:
+            continue
+        span = spans[n]
+        if label.rest:  # the title follows the label on its line (``线索 1：Milvus …``, ``A1  ColFuse``)
+            span.title = label.rest
+            found[n] = label.text
+            continue
+        under = title_under(lines[span.start + 1 : span.end])
+        if under is None or (len(label.shape) > 4 and not _is_title_field(lines[span.start + 1 + under[1]])):
+            continue
+        span.title = under[0]
+        found[n] = label.text
+    return found
+
+
+def _is_title_field(line: str) -> bool:
+    m = _FIELD_LINE.match(line)
+    return bool(m and m.group(1).lower() in lexicon().title_labels)
 
 
 def _none_within(indices: list[int], start: int, end: int) -> bool:
@@ -694,6 +887,8 @@ def make_item(
     check_cell: str | None = None,
     cells: tuple[str, ...] = (),
     legend_free: bool = False,
+    label: str | None = None,
+    group: str = "",
 ) -> NoteItem:
     """One item and what the rules read from it (``legend_free``: see :func:`read_evidence`)."""
     reading = read_evidence(text, ctx, number, check_cell, legend_free=legend_free)
@@ -718,6 +913,8 @@ def make_item(
         recogniser=recogniser,
         check_cell=check_cell,
         cells=cells,
+        label=label,
+        group=group,
     )
 
 

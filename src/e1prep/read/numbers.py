@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Literal
 
+from ..text.lexicon import lexicon
 from ..text.regexgate import guarded
 
 Kind = Literal["quantity", "identifier"]
@@ -203,9 +204,12 @@ _PATTERNS: list[tuple[str, str, re.Pattern[str]]] = [
     (
         "identifier",
         "name",
-        # an HTTP status; followed by a unit it is a quantity (``451 篇``, ``403 tokens``), not a status
+        # an HTTP status; followed by a unit it is a quantity (``451 篇``, ``403 tokens``), not a status, and
+        # by a size's letter a model size (``401B``)
         # (``WP-502``, ``403期`` name other things; ``login/403`` is one)
-        re.compile(rf"(?:HTTP\s?)?(?<![\w.\-])(?:401|403|404|429|451|502|503)(?![\d.])(?!\s?(?:%|期|号|{_UNIT}))"),
+        re.compile(
+            rf"(?:HTTP\s?)?(?<![\w.\-])(?:401|403|404|429|451|502|503)(?![\d.])(?![BT](?![A-Za-z]))(?!\s?(?:%|期|号|{_UNIT}))"
+        ),
     ),
     (
         "identifier",
@@ -217,10 +221,10 @@ _PATTERNS: list[tuple[str, str, re.Pattern[str]]] = [
         "ordinal",
         re.compile(
             r"[①-⑳⑴-⒇❶-❿]|第\s?\d+\s?[条项节章轮期版页篇集卷号回]|\d+\s?[期号](?![\w])"
-            r"|(?:条目|增量|矛盾|来源|Item|item|Step|step)\s?\d+(?!\.\d)(?!\s?[条件个项处])"
+            r"|(?:条目|增量|矛盾|来源|Item|item|Step|step|Part|part)\s?\d+(?!\.\d)(?!\s?[条件个项处])"
             r"|(?:\b(?:No|NO|Nr|Vol|VOL|Ep|EP)\.?|\b(?:Episode|episode|Chapter|chapter|Volume|volume|Weekly|weekly)|№"
             r"|周刊|周报|月刊|日报|期刊)\s?#?\d+\b"
-            r"|\bT-\d+\b|\b[A-Z]-\d\b|(?m:^\s*(?:\d+[.)、](?!\d)|\(\d+\)))|(?<=[\s(（])\(?\d{1,2}\)(?=\s)"
+            r"|\bT-\d+\b|\b[A-Z]-\d\b|(?m:^\s*(?:\d+\\?[.)、](?!\d)|\(\d+\)))|(?<=[\s(（])\(?\d{1,2}\)(?=\s)"
             r"|(?<=[\s；;：:。，,])\d{1,2}\.(?=\s)"
         ),
     ),
@@ -346,6 +350,11 @@ def _scan(text: str) -> tuple[NumberToken, ...]:
         text = _to_ascii_digits(text)
     if not _HAS_DIGIT.search(text):
         return ()  # every token holds a digit (a URL yields only its issue numbers)
+    return named(text, _scan_all(text))
+
+
+def _scan_all(text: str) -> tuple[NumberToken, ...]:
+    """The tokens of the patterns alone (before their neighbours are read: :func:`named`)."""
     rx = _alternation()
     tokens: list[NumberToken] = []
     pos, end = 0, len(text)
@@ -359,6 +368,127 @@ def _scan(text: str) -> tuple[NumberToken, ...]:
         tokens += _tokens_of(kind, typ, m, text)
         pos = max(m.end(), m.start() + 1)
     return tuple(tokens)
+
+
+# --- what a number's neighbours say it is ------------------------------------------------------------
+#
+# A version, a bit width or a model size names a thing; the patterns above read some of them as
+# quantities (``Ember 0.4`` a decimal, the 4 of ``4-bit`` a count, ``7B/13B`` magnitudes). The
+# recogniser below reads each quantity with the words beside it (``data/writing.toml``: ``[numbers]``)
+# and makes it the identifier it is. A quantity with a unit, a percent, a currency or a sign stays one.
+
+
+def _words(key: str) -> str:
+    return "|".join(f"(?:{w})" for w in lexicon().numbers.get(key, ())) or "(?!)"
+
+
+@dataclass(frozen=True)
+class _Neighbours:
+    """The shapes the recogniser compares a token's neighbours with (made once from the data)."""
+
+    version_before: re.Pattern[str]
+    name_before: re.Pattern[str]
+    not_names: frozenset[str]
+    bit_after: re.Pattern[str]
+    size_after: re.Pattern[str]
+    size_list_after: re.Pattern[str]
+    size_list_before: re.Pattern[str]
+    moe_after: re.Pattern[str]
+
+
+@cache
+def _neighbours() -> _Neighbours:
+    size = r"\d+(?:\.\d+)?\s?[BT]"
+    return _Neighbours(
+        # ``version 0.4``, ``版本 0.4``, ``release 0.4:``
+        version_before=re.compile(rf"(?<![\w])(?:{_words('version_before')})\s?[:：]?\s?$", re.I),
+        # a product-like word right before it: upper and lower case letters (``Ember``, ``SGLang``), not all caps
+        name_before=re.compile(r"(?<![\w.\-/])([A-Za-z][A-Za-z0-9\-]*[A-Za-z0-9])\s$"),
+        not_names=frozenset(w.lower() for w in lexicon().numbers.get("not_names", ())),
+        bit_after=re.compile(rf"^\s?-?\s?(?:{_words('bit_after')})(?![A-Za-z])", re.I),
+        size_after=re.compile(rf"^[\s\-]?(?:{_words('size_after')})(?![A-Za-z])", re.I),
+        size_list_after=re.compile(rf"^\s?(?:/|、|,|，|or|and|和|与|或)\s?{size}(?![A-Za-z])", re.I),
+        size_list_before=re.compile(rf"(?<![\w.]){size}\s?(?:/|、|,|，|or|and|和|与|或)\s?$", re.I),
+        moe_after=re.compile(rf"^\s?{size}(?![A-Za-z])"),
+    )
+
+
+#: a model size as a token reads it: ``7B``, ``1.5B``, ``70 B`` (no currency, sign or range)
+_SIZE_TOKEN = re.compile(r"\d+(?:\.\d+)?\s?[BT]")
+_PLAIN_DECIMAL = re.compile(r"\d+\.\d+")
+#: how far a neighbour is read on each side
+_REACH = 24
+
+
+def named(text: str, tokens: tuple[NumberToken, ...]) -> tuple[NumberToken, ...]:
+    """``tokens`` with each quantity that names a version, a bit width or a model size made that identifier.
+
+    * a bit width: a count right before ``bit`` (``4-bit``, ``8 bit``, ``4 比特``);
+    * a model size: ``7B`` before a model word (``7B model``, ``1.5B params``, ``70B 模型``), in a list of
+      sizes (``7B/13B/70B``), or after ``8x`` (``8x7B`` is one name);
+    * a version: a decimal right after a version word (``version 0.4``, ``版本 0.4``) or a product-like name
+      (``Ember 0.4``), when no unit, percent or multiplier follows it.
+
+    A quantity with a currency, a sign, a percent or a range is never one of these.
+    """
+    if not any(t.kind == "quantity" for t in tokens):
+        return tokens
+    nb = _neighbours()
+    out: list[NumberToken] = []
+    skip_to = -1
+    for n, t in enumerate(tokens):
+        if t.start < skip_to:
+            continue
+        if t.kind != "quantity":
+            out.append(t)
+            continue
+        after = text[t.end : t.end + _REACH]
+        before = text[max(0, t.start - _REACH) : t.start]
+        merged = _moe_size(t, text, nb, tokens[n + 1 : n + 2])
+        if merged is not None:
+            out.append(merged)
+            skip_to = merged.end
+            continue
+        typ = _identifier_type(t, before, after, nb)
+        if typ == "bits":  # the bit width whole (``4-bit``): the name as written
+            end = t.end + len(nb.bit_after.match(after).group(0))  # type: ignore[union-attr]
+            out.append(NumberToken(text[t.start : end], t.start, end, "identifier", "name"))
+            skip_to = end
+        else:
+            out.append(NumberToken(t.text, t.start, t.end, "identifier", typ) if typ else t)
+    return tuple(out)
+
+
+def _identifier_type(t: NumberToken, before: str, after: str, nb: _Neighbours) -> str | None:
+    """``version`` or ``name`` when the token's neighbours say it names something, else None."""
+    if t.type == "count" and not t.unit and nb.bit_after.match(after):
+        return "bits"  # a bit width
+    if t.type == "magnitude" and _SIZE_TOKEN.fullmatch(t.text) and _sized(before, after, nb):
+        return "name"  # a model size
+    if t.type == "decimal" and not t.unit and _PLAIN_DECIMAL.fullmatch(t.text):
+        if nb.version_before.search(before):
+            return "version"
+        m = nb.name_before.search(before)
+        word = m.group(1) if m else ""
+        if word and not word.isupper() and not word.islower() and word.lower() not in nb.not_names:
+            return "version"
+    return None
+
+
+def _sized(before: str, after: str, nb: _Neighbours) -> bool:
+    """A size where a name stands: before a model word, or in a list of sizes."""
+    return bool(nb.size_after.match(after) or nb.size_list_after.match(after) or nb.size_list_before.search(before))
+
+
+def _moe_size(t: NumberToken, text: str, nb: _Neighbours, following: tuple[NumberToken, ...]) -> NumberToken | None:
+    """``8x7B`` / ``8 × 7B`` (a mixture of experts' size) as one name, where the scan saw a multiplier
+    and a size."""
+    if t.type != "multiplier" or t.unit or not following:
+        return None
+    nxt = following[0]
+    if nxt.start - t.end > 1 or not _SIZE_TOKEN.fullmatch(nxt.text) or not nb.moe_after.match(text[t.end :]):
+        return None
+    return NumberToken(text[t.start : nxt.end], t.start, nxt.end, "identifier", "name")
 
 
 @cache
@@ -428,3 +558,55 @@ def parse_value(token_text: str) -> float | None:
         return float(cores[0])
     except ValueError:
         return None
+
+
+# --- a repository card's own counts ----------------------------------------------------------------
+
+
+@cache
+def _count_field() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A count field's name right after a number (``61 forks``) or right before it (``⭐ 1,204``, ``Stars: 1204``)."""
+    fields = "|".join(f"(?:{w})" for w in lexicon().numbers.get("count_fields", ())) or "(?!)"
+    return (
+        re.compile(rf"^\s?(?:{fields})(?![A-Za-z])", re.I),
+        re.compile(rf"(?<![A-Za-z])(?:{fields})\s?[:：=]?\s?$", re.I),
+    )
+
+
+def card_counts(text: str) -> list[NumberToken]:
+    """The quantities of ``text`` that are a repository card's own counts: a count (``1,204``, ``1.2k``)
+    named by a count field beside it (``1,204 stars``, ``61 forks``, ``⭐ 1,204``, ``open issues: 9``).
+
+    Such a number is what the collector read off the repository (level ``card``), not the project's claim.
+    """
+    after, before = _count_field()
+    out = []
+    for t in quantities(text):
+        if t.type not in ("count", "magnitude", "decimal"):
+            continue
+        named_after = after.match(t.unit or "") or after.match(text[t.end : t.end + 16])
+        if named_after or before.search(text[max(0, t.start - 16) : t.start]):
+            out.append(t)
+    return out
+
+
+#: where one sentence of a card's summary ends
+_SENTENCE = re.compile(r"(?<=[.。;；!！])\s+|(?<=[。；！])")
+#: what a stats line holds besides its counts and their names: separators, signs, emoji
+_STATS_REST = re.compile(r"[\s·•|,，;；/:：.。()（）\-–—+*_`~]|[^\w\s]")
+
+
+def stats_sentences(text: str) -> tuple[str, str]:
+    """(the card's stats, the rest): the sentences of ``text`` made only of count fields and their numbers
+    (``⭐ 1,204 stars · 61 forks · 9 open issues.``), and what is left, each joined by a blank."""
+    after = _count_field()[0]
+    stats: list[str] = []
+    rest: list[str] = []
+    for sentence in _SENTENCE.split(text):
+        counts = card_counts(sentence)
+        left = sentence
+        for t in sorted(counts, key=lambda t: -t.start):
+            left = left[: t.start] + " " + left[t.end :]
+        left = re.sub(after.pattern.lstrip("^"), " ", left, flags=re.I)
+        (stats if counts and not _STATS_REST.sub("", left) else rest).append(sentence.strip())
+    return " ".join(s for s in stats if s), " ".join(s for s in rest if s)

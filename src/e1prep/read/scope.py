@@ -13,6 +13,7 @@ The words are data (``data/writing.toml`` ``[scope]`` and ``[remark_labels]``).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import cache
 
 from ..text.lexicon import lexicon
@@ -41,7 +42,13 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.P
     together = re.compile("|".join(f"(?:{s})" for s in lex.read_together), re.I)
     labels = "|".join(re.escape(w) for w in sorted(lex.remark_labels, key=len, reverse=True))
     remark = re.compile(rf"(?:{labels})(?:\*\*)?\s*[:：]", re.I)
-    return words(lex.other_objects), words(lex.reading_objects), together, remark, words(lex.whole_item)
+    # a whole-item word at the end of a word that does not mean it (``平均``) is not read as one
+    whole = "|".join(
+        "".join(f"(?<!{re.escape(c[: -len(w)])})" for c in lex.not_whole if c.endswith(w) and c != w) + re.escape(w)
+        for w in sorted(lex.whole_item, key=len, reverse=True)
+    )
+    whole_words = re.compile(rf"(?<![A-Za-z])(?:{whole})(?![A-Za-z])", re.I)
+    return words(lex.other_objects), words(lex.reading_objects), together, remark, whole_words
 
 
 def sentence_around(text: str, start: int, end: int) -> str:
@@ -71,6 +78,55 @@ def other_object(text: str, start: int, end: int) -> str | None:
         return None
     found = others.search(sentence)
     return found.group(0) if found is not None else None
+
+
+#: what ends a whole sentence (a claim and the hedge after its semicolon are one sentence; an English
+#: full stop ends one only before a space or a line end, never inside ``1.9``)
+_FULL_STOP = re.compile(r"[。！？!?\n]|\.(?=\s|$)")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def _stops(text: str, lo: int, hi: int) -> Iterator[re.Match[str]]:
+    """The sentence ends in ``text[lo:hi]``: a line break ends one unless the next line continues the
+    line before it, indented deeper and not a bullet (a wrapped remark: ``我不太信：`` ⏎ ``   只测了两个子集``)."""
+    for m in _FULL_STOP.finditer(text, lo, hi):
+        if m.group() == "\n":
+            before = text[text.rfind("\n", 0, m.start()) + 1 : m.start()]
+            after_end = text.find("\n", m.end())
+            after = text[m.end() : after_end if after_end >= 0 else len(text)]
+            if after.strip() and _indent(after) > _indent(before) and not _BULLET.match(after):
+                continue
+        yield m
+
+
+def _full_sentence(text: str, start: int, end: int) -> tuple[int, int]:
+    lo = max(0, start - _REACH)
+    first = lo
+    for m in _stops(text, lo, start):
+        first = m.end()
+    after = next(_stops(text, end, min(len(text), end + _REACH)), None)
+    return first, after.start() if after else min(len(text), end + _REACH)
+
+
+def claim_only(text: str, start: int, end: int) -> bool:
+    """Whether a hedge at ``text[start:end]`` governs a claim of its own sentence, not the reading: the
+    sentence holds a quantity and names neither the page read nor the item as a whole
+    (``the abstract claims 1.9×; still checking``). Its numbers carry it; the item's check stands."""
+    _, reading, _, _, whole = _patterns()
+    lo, hi = _full_sentence(text, start, end)
+    sentence = text[lo:hi]
+    if reading.search(sentence) or whole.search(sentence):
+        return False
+    return any(t.kind == "quantity" for t in scan(sentence))
+
+
+def same_sentence(text: str, a: int, b: int) -> bool:
+    """Whether two places of ``text`` stand in one whole sentence."""
+    lo, hi = min(a, b), max(a, b)
+    return next(_stops(text, lo, hi), None) is None
 
 
 def read_with_body(text: str, start: int, end: int) -> bool:

@@ -18,6 +18,8 @@ from .regexgate import Gates, guarded
 class Lexicon:
     columns: dict[str, tuple[str, ...]]
     labels: frozenset[str]
+    #: the field labels that give a labelled item its title (lower-cased)
+    title_labels: frozenset[str]
     outlets: frozenset[str]  # lower-cased
     generic: frozenset[str]
     verdicts: dict[str, re.Pattern[str]]
@@ -39,6 +41,11 @@ class Lexicon:
     reading_objects: tuple[str, ...] = ()
     read_together: tuple[str, ...] = ()
     whole_item: tuple[str, ...] = ()
+    #: words that end in a whole-item word without meaning it (``平均``)
+    not_whole: tuple[str, ...] = ()
+    #: the neighbours that make a number an identifier (``version 0.4``, ``4-bit``, ``7B model``), and the
+    #: names of a repository card's own counts (``stars``, ``forks``): each a list of regex fragments
+    numbers: dict[str, tuple[str, ...]] = field(default_factory=dict)
     #: one literal gate for every verdict pattern, in the order of ``verdict_kinds`` (what it opens for
     #: one pattern is what a gate of that pattern alone would; one scan serves all of a text's verdicts)
     verdict_kinds: tuple[str, ...] = field(init=False, compare=False, repr=False)
@@ -90,6 +97,7 @@ def lexicon() -> Lexicon:
     return Lexicon(
         columns={k: tuple(w.lower() for w in v) for k, v in data["columns"].items()},
         labels=frozenset(w.lower() for w in data["labels"]["words"]),
+        title_labels=frozenset(w.lower() for w in data["labels"]["title"]),
         outlets=frozenset(n.lower() for n in data["outlets"]["names"]),
         generic=frozenset(w.lower() for w in data["generic"]["words"]),
         verdicts={k: guarded(re.compile("|".join(v), re.I)) for k, v in data["verdicts"].items()},
@@ -104,4 +112,6 @@ def lexicon() -> Lexicon:
         reading_objects=tuple(data["scope"]["reading"]),
         read_together=tuple(data["scope"]["read_together"]),
         whole_item=tuple(data["scope"]["whole_item"]),
+        not_whole=tuple(data["scope"].get("not_whole", ())),
+        numbers={k: tuple(v) for k, v in data.get("numbers", {}).items()},
     )

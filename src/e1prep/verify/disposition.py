@@ -14,8 +14,9 @@ another object. Every other failure is one claim's, and is repaired:
   unquotable;
 * a citation that its material does not bear out (number, quote, source) is removed, so the numbers
   it carried are checked again as uncited;
-* a wrong hit count or anchor status is corrected from the living document; a section or URL that
-  exists nowhere is removed.
+* a wrong hit count or anchor status is corrected from the living document, an anchor that claims to
+  be citable when only material that establishes nothing cites it is listed as not citable with its
+  reason (``read.citing``); a section or URL that exists nowhere is removed.
 
 Repairs are applied, then the object is checked again, until nothing is left to repair; what still
 fails after that is rejected with its violations.
@@ -93,6 +94,8 @@ class Settler:
     readable: Callable[[str], bool]
     fresh_hits: Callable[[str], int]
     anchored: Callable[[str], bool]
+    #: why an arXiv id may not be cited ("" when it may): ``read.citing``
+    uncitable: Callable[[str], str] = lambda arxiv: ""
 
     def settle(self, brief: Brief, first: dict[str, list[Violation]]) -> Report:
         """``first``: each object's violations (by its path prefix, e.g. ``increments[3]``) from a
@@ -194,6 +197,9 @@ class _Repairing:
             self.note(v, "corrected")
         elif fname == "status" and v.rule == "anchor-status-wrong":
             data["status"] = "anchored" if self.settler.anchored(data["arxiv"]) else "new"
+            self.note(v, "corrected")
+        elif fname == "citable" and v.rule == "anchor-not-citable":  # listed as not citable, with its reason
+            data["citable"], data["reason"] = False, self.settler.uncitable(data["arxiv"]) or v.reason
             self.note(v, "corrected")
         elif fname in ("members", "sections") and at is not None:
             data[fname][at] = None

@@ -22,6 +22,7 @@ from ..kb.loading import Material
 from ..read.markers import block_level, claims_about, line_level, plain_level, scoped_limits, strictest
 from ..read.notes import NoteItem, blocks, note_items
 from ..read.numbers import line_cores, normalize, normalize_line, number_cores, occurs_in
+from ..text.naming import MD_ESCAPE
 from .values import Day, dates_in, same_day
 
 #: characters of a large text handed to a search that copies what it is given (a bounded copy)
@@ -90,6 +91,7 @@ class MaterialFacts:
     _recent_chars: int = 0
     _folded: str | None = None
     _unmarked: str | None = None
+    _unescaped: str | None = None
     _levels_of: dict[str, EvidenceLevel | None] = field(default_factory=dict)
     _by_url: dict[str, list[int]] | None = None
     _joined: dict[str, tuple[str, list[int]]] = field(default_factory=dict)
@@ -161,6 +163,14 @@ class MaterialFacts:
         if self._folded is None:
             self._folded = self.normalized.casefold()
         return self._folded
+
+    @property
+    def unescaped(self) -> str:
+        """The folded text with its Markdown escapes undone (``KV\\_cache`` → ``kv_cache``): a title read
+        from a card or heading is unescaped once where it is read (``naming.plain_title``), made once."""
+        if self._unescaped is None:
+            self._unescaped = MD_ESCAPE.sub(r"\1", self.folded) if "\\" in self.folded else self.folded
+        return self._unescaped
 
     @property
     def unmarked(self) -> str:
@@ -257,7 +267,7 @@ class MaterialFacts:
                 return True
         found = self._named.get(needle)
         if found is None:  # one search of the whole text (a name not learnt beforehand)
-            found = needle in self.folded or needle in self.material.path.casefold()
+            found = needle in self.folded or needle in self.unescaped or needle in self.material.path.casefold()
         return found
 
     def learn_names(self, names: Iterable[str]) -> None:
@@ -288,7 +298,10 @@ class MaterialFacts:
         automaton.make_automaton()
         found: set[str] = set()
         longest = max(map(len, needles))
-        for haystack in (self.folded, self.material.path.casefold()):
+        views = [self.folded, self.material.path.casefold()]
+        if self.unescaped is not self.folded:  # a name as written, its Markdown escapes undone
+            views.append(self.unescaped)
+        for haystack in views:
             # the automaton copies what it searches into 4-byte characters: it is given the text a
             # window at a time, each overlapping the next by the longest needle (no match is missed)
             for start in range(0, max(len(haystack), 1), _WINDOW):

@@ -19,6 +19,7 @@ RULES: dict[str, str] = {
     "arxiv-malformed": "an arXiv id is not well formed",
     "arxiv-not-in-material": "an arXiv id does not occur in any material",
     "anchor-status-wrong": "an anchor's status disagrees with the living document",
+    "anchor-not-citable": "an anchor is called citable, but only material that establishes nothing cites it",
     "url-not-in-material": "a URL does not occur in any material",
     "hit-count-wrong": "a hit count disagrees with a fresh search of the living document",
     "known-as-new": "an increment of kind 'new' whose key the living document already names",

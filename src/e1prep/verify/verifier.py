@@ -20,6 +20,7 @@ from ..brief.models import (
     Violation,
     field_or,
 )
+from ..read.citing import Citing, citable, citing
 from ..read.numbers import normalize, scan
 from .claims import Claims, _texts
 from .disposition import Settler
@@ -68,6 +69,9 @@ def _all_texts(brief: Brief) -> Iterator[str]:
 class Verifier(Claims):
     """Checks brief objects against the KB the brief was drafted from."""
 
+    #: how the best-read item citing each arXiv id was read (``read.citing``), worked out when first asked
+    _citing: dict[str, Citing] | None = None
+
     def verify(self, brief: Brief) -> Report:
         report = Report()
         self.learn_names(_all_texts(brief))
@@ -89,6 +93,7 @@ class Verifier(Claims):
             readable=lambda path: path in self.facts,
             fresh_hits=self.hits,
             anchored=self.doc.anchored,
+            uncitable=self.uncitable,
         )
         settled = settler.settle(brief, first)
         settled.violations = report.violations
@@ -268,6 +273,13 @@ class Verifier(Claims):
                 out.append(Violation(path=f"{path}.sections[{n}]", rule="section-unknown", text=section, reason=reason))
         return out
 
+    def uncitable(self, arxiv: str) -> str:
+        """Why the materials do not let ``arxiv`` be cited ("" when they do): ``read.citing``, read once."""
+        if self._citing is None:
+            self._citing = citing(self.kb.materials)
+        ok, why = citable(self._citing.get(arxiv), self.doc.anchored(arxiv), self.say)
+        return "" if ok else why
+
     def _anchor(self, path: str, anchor: Anchor) -> list[Violation]:
         out = []
         if not re.fullmatch(r"\d{2}(0[1-9]|1[0-2])\.\d{4,5}", anchor.arxiv):
@@ -286,6 +298,8 @@ class Verifier(Claims):
                 )
             )
         actual = "anchored" if self.doc.anchored(anchor.arxiv) else "new"
+        if anchor.citable and (why := self.uncitable(anchor.arxiv)):
+            out.append(Violation(path=f"{path}.citable", rule="anchor-not-citable", text="true", reason=why))
         if anchor.status != actual:
             out.append(
                 Violation(

@@ -1,0 +1,109 @@
+"""Labels are not titles: sibling items whose headings are one label shape apart are labelled items.
+
+A note that heads its items ``## B-01``, ``## B-02`` or ``### 🟢 C1``, ``### 🔴 C2`` names each item by a
+running code; the item's title stands on a title field (``Title:``, ``标题：``) or on its first line of
+substance. The shape is read from the siblings (one prefix, a counter that runs), never from a list of
+label words; a single heading is a label only when it holds nothing but a counter or a sign.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from ..text.lexicon import lexicon
+
+#: a label once signs are dropped: a short prefix of letters (or a few CJK characters), an optional
+#: separator, a counter, an optional letter (``B-01``, ``C3``, ``条目 2``, ``Item 4a``, ``第 3 条``)
+_LABEL = re.compile(
+    r"(?P<prefix>[A-Za-z]{0,6}|[\u3400-\u9fff]{1,3})\s*[-_.#:：]?\s*(?P<counter>\d{1,4})(?P<suffix>[A-Za-z]?|[条项个])"
+)
+#: what a label's signs are made of: anything but letters, digits and CJK (status marks, emoji, bold, ``#``)
+_SIGNS = re.compile(r"[^\w\u3400-\u9fff-]+")
+_FIELD = re.compile(r"^\s*(?:[-*+>]\s+)?(?:\*\*)?(?P<label>[^\s:：*]{1,16})(?:\*\*)?\s*[:：]\s*(?P<value>.*)$")
+_BULLET = re.compile(r"^\s*(?:[-*+>]|\d{1,3}[.)、])\s+")
+_URL_ONLY = re.compile(r"^\s*<?https?://\S+>?\s*$")
+#: where a first line of substance ends as a title: its first sentence, at most this many characters
+TITLE_MAX = 80
+_SENTENCE_END = re.compile(r"[。；;！!？?]|\.(?:\s|$)")
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    """A heading's label: its shape (prefix and kind of counter), the label as written, and the title
+    written after it on the same line (empty when the heading is the label alone)."""
+
+    shape: str
+    text: str
+    rest: str = ""
+
+
+#: a label that leads a title on its line: a code of at most two letters and a counter (``A1  ColFuse``,
+#: ``B-03 vLLM``, ``Q7: …``), or a CJK word and a counter before a colon (``线索 1：Milvus …``). A counter
+#: is never part of a decimal (``vLLM 0.34`` holds no label), and ``v2`` is a version, not a code
+_LEAD = re.compile(
+    r"(?P<label>(?P<prefix>(?![vV]\d)[A-Za-z]{1,2})[-_#]?(?P<counter>\d{1,4})(?![\d.,]\d)(?P<suffix>[a-z]?)(?=[\s:：.)、—-]))"
+    r"[\s:：.)、—-]+(?P<rest>\S.*)"
+    r"|(?P<cjk>(?P<cprefix>[\u3400-\u9fff]{1,3})\s*(?P<ccounter>\d{1,4}))\s*[:：]\s*(?P<crest>\S.*)"
+)
+
+
+def read_label(heading: str) -> Label | None:
+    """The label a heading is or opens with (``B-01``, ``🟢 C1``, ``✅``, ``A1  ColFuse …``), else None."""
+    bare = _SIGNS.sub(" ", heading).strip()
+    if not bare:
+        return Label("", heading.strip())  # a sign alone
+    m = _LABEL.fullmatch(bare)
+    if m is not None:
+        return Label(m.group("prefix").lower() + "#" + ("a" if m.group("suffix") else ""), bare)
+    lead = _LEAD.match(heading.strip().lstrip("#*>-+ ").replace("**", ""))
+    if lead is None:
+        return None
+    if lead.group("label"):
+        shape = lead.group("prefix").lower() + "#" + ("a" if lead.group("suffix") else "") + ":"
+        return Label(shape, lead.group("label"), lead.group("rest").strip())
+    return Label(lead.group("cprefix") + "#:", lead.group("cjk"), lead.group("crest").strip())
+
+
+def labelled(headings: list[str]) -> list[Label | None]:
+    """For each sibling heading, its label when it is a labelled item's heading.
+
+    Siblings are labels when two or more of them share one label shape; a heading that is only a sign
+    (or only a counter) is a label on its own.
+    """
+    labels = [read_label(h) for h in headings]
+    shapes = Counter(lab.shape for lab in labels if lab is not None)
+    return [
+        lab if lab is not None and (shapes[lab.shape] >= 2 or lab.shape in ("", "#", "#a")) else None for lab in labels
+    ]
+
+
+def title_under(lines: list[str]) -> tuple[str, int] | None:
+    """The title of a labelled item from the lines under its heading, with the line's index.
+
+    A title field (``Title:``, ``标题：``, data in ``writing.toml``) wins; otherwise the first line of
+    substance: not blank, not a bare URL, not another field; cut at its first sentence.
+    """
+    lex = lexicon()
+    first: tuple[str, int] | None = None
+    for i, line in enumerate(lines):
+        if not line.strip():
+            continue
+        m = _FIELD.match(line)
+        if m and m.group("label").lower() in lex.title_labels and m.group("value").strip():
+            return m.group("value").strip(), i
+        if first is not None or _URL_ONLY.match(line):
+            continue
+        if m and lex.is_label(m.group("label")):
+            continue
+        text = _BULLET.sub("", line).strip()
+        if text:
+            first = (_first_sentence(text), i)
+    return first
+
+
+def _first_sentence(text: str) -> str:
+    m = _SENTENCE_END.search(text)
+    cut = text[: m.start()] if m else text
+    return cut[:TITLE_MAX].strip()

@@ -1,0 +1,333 @@
+"""Issue 23's mechanisms, found by the first-contact cases (evals/firstcontact) and tested here on notes
+written for these tests: labels are not titles, a hedge on a claim limits that claim, prose items with
+bold run-in titles, and a release that only moves a known subject's number is a refresh."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import MakeKB
+from e1prep.brief.models import EvidenceLevel
+from e1prep.pipeline import draft_brief
+from e1prep.read.labels import labelled, read_label, title_under
+from e1prep.read.notes import read_evidence, split_note
+
+# --- labels are not titles ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "headings",
+    [["B-01", "B-02", "B-03"], ["🟢 C1", "🔴 C2"], ["条目 1", "条目 2"], ["Q7", "Q8"], ["✅"], ["#12"]],
+)
+def test_sibling_headings_of_one_label_shape_are_labels(headings: list[str]) -> None:
+    assert all(label is not None for label in labelled(headings))
+
+
+@pytest.mark.parametrize(
+    "headings",
+    [["vLLM 0.34", "SGLang 0.6"], ["Llama 4", "Qwen 3"], ["B-01", "FlashKV paper"], ["TierSpill"], ["GPT-5 notes"]],
+)
+def test_titles_are_not_labels(headings: list[str]) -> None:
+    # two shapes (Llama#, Qwen#) are not one label pattern; a name with words is a title
+    got = labelled(headings)
+    assert got[-1] is None
+    if headings[0] == "B-01":
+        assert got[0] is None  # one B-code among titles is no sibling pattern
+
+
+def test_a_labelled_item_takes_its_title_field_or_first_line_of_substance() -> None:
+    assert title_under(["Link: https://x.org", "标题：FlashKV 开源", "备注：…"]) == ("FlashKV 开源", 1)
+    assert title_under(["", "https://x.org/a", "- Status: read", "FlashKV ships paged KV. It is new."]) == (
+        "FlashKV ships paged KV",
+        3,
+    )
+    assert read_label("B-03 ✅") is not None and read_label("vLLM v0.34.0") is None
+
+
+NOTE_LABELLED = """# morning pass
+
+## K-1
+Title: FlashKV — paged KV cache for long prompts
+Link: https://github.com/acme/flashkv
+Read: the whole README, start to end.
+
+## K-2
+Title: Nimbus scheduler 2.0
+Link: https://example.org/nimbus
+Read: skimmed
+
+## ⚠️
+Only a pointer to a talk, nothing read yet.
+https://example.org/talk
+"""
+
+
+def test_labelled_headings_give_items_their_real_titles() -> None:
+    items = split_note("inbox/x.md", NOTE_LABELLED)
+    titles = [i.title for i in items[:2]]
+    assert titles == ["FlashKV — paged KV cache for long prompts", "Nimbus scheduler 2.0"]
+    assert [i.label for i in items[:2]] == ["K-1", "K-2"]
+    assert items[2].title == "Only a pointer to a talk, nothing read yet"
+
+
+# --- a hedge on a claim limits the claim ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Read: all of it, README and paper.\nNotes: the abstract claims 1.9× over baseline; maybe, still checking.",
+        "核查：已读全文。\n其中「吞吐提升 37%」这个数字待确认。",
+        "I read the whole paper. The headline 41% is not something I could find in the tables, not sure about it.",
+    ],
+)
+def test_a_hedge_on_one_claim_does_not_push_the_item_below_its_check(text: str) -> None:
+    reading = read_evidence(text)
+    assert reading.level in (EvidenceLevel.verified, EvidenceLevel.partial, EvidenceLevel.vendor), reading
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "已读全文吗？",  # the question governs the read itself
+        "I read the whole paper, maybe.",
+        "Not sure I read the whole paper.",
+        "已读全文。不过全部数字都待确认。",  # the numbers as a whole: the item
+        "Read the whole post, but I am not sure about the article at all.",  # speaks of the page read
+    ],
+)
+def test_a_hedge_that_governs_the_read_still_lowers_the_item(text: str) -> None:
+    assert not read_evidence(text).level.quotable
+
+
+def test_a_question_in_the_title_line_asks_about_the_subject_not_the_read() -> None:
+    text = "vLLM 0.34 到底发了没？\n  https://example.org/post\n  【已读全文】文章写的是 0.34.0 还是 rc2。"
+    assert read_evidence(text).level.quotable or read_evidence(text).level is EvidenceLevel.partial
+
+
+def test_a_negator_ends_with_its_line() -> None:
+    # ``没`` ends the title's question; the next line's full read is not negated by it
+    reading = read_evidence("到底发了没\n【已读全文】正文说的是 rc2")
+    assert "（被否定）" not in reading.remark
+
+
+# --- prose items with bold run-in titles ------------------------------------------------------------
+
+PROSE = """Three papers this week.
+
+**arXiv:2612.00001 — FooKV: paged KV for CXL.** I read the whole paper. It places blocks by reuse distance.
+
+**arXiv:2612.00002 — BarServe (v2).** v2 is formatting only.
+
+**arXiv:2612.00003 — Baz.** Abstract only.
+"""
+
+
+def test_paragraphs_with_bold_run_in_titles_are_items_when_siblings_do_it() -> None:
+    items = split_note("inbox/p.md", PROSE)
+    assert [i.title.split(" — ")[-1] for i in items] == ["FooKV: paged KV for CXL", "BarServe (v2)", "Baz"]
+    # one bold run-in paragraph is emphasis, not a layout
+    single = split_note("inbox/q.md", "Note.\n\n**Heads up.** the cluster is down.\n")
+    assert len(single) == 1 and single[0].recogniser == "whole-note"
+
+
+# --- a release that only moves the number is a refresh ------------------------------------------------
+
+KNOWLEDGE = """# inference 活文档
+
+> 更新标记：vDec01
+
+## §1 引擎
+
+### §1.1 引擎
+
+- vLLM 0.33 作为参考引擎，支持 chunked prefill。
+
+## §2 开放问题
+
+- 暂无。
+"""
+
+
+def _brief(make_kb: MakeKB, note: str) -> object:
+    manifest = make_kb({"inbox/a/2026-12-05-radar.md": note}, knowledge=KNOWLEDGE)
+    return draft_brief(manifest)
+
+
+def test_a_version_bump_of_a_known_subject_is_a_refresh_named_with_its_version(make_kb: MakeKB) -> None:
+    note = (
+        "# radar\n\n## vLLM v0.34.0\n- https://github.com/vllm-project/vllm/releases/tag/v0.34.0\n"
+        "- 核查：已读原文\n- 修了几个 bug，废弃了几个旧参数。\n"
+    )
+    brief = _brief(make_kb, note)
+    assert [r.key for r in brief.refreshes] == ["vLLM v0.34.0"]  # type: ignore[attr-defined]
+    assert not brief.increments  # type: ignore[attr-defined]
+
+
+def test_a_new_version_with_a_new_capability_is_an_update(make_kb: MakeKB) -> None:
+    note = (
+        "# radar\n\n## vLLM v0.34.0\n- https://github.com/vllm-project/vllm/releases/tag/v0.34.0\n"
+        "- 核查：已读原文\n- 新增 MXFP4 fused MoE 内核（--moe-backend aiter）。\n"
+    )
+    brief = _brief(make_kb, note)
+    assert [(i.key, i.kind) for i in brief.increments] == [("vLLM", "update")]  # type: ignore[attr-defined]
+
+
+# --- labels that lead a title, label-led lines, field tables --------------------------------------------
+
+
+def test_a_label_that_leads_a_title_gives_way_to_the_title() -> None:
+    got = labelled(["线索 1：Milvus 2.6 RaBitQ", "线索 2：bge-reranker 发布"])
+    assert [(g.text, g.rest) for g in got if g] == [("线索 1", "Milvus 2.6 RaBitQ"), ("线索 2", "bge-reranker 发布")]
+    # versions, decimals and product names with a number are no labels
+    assert labelled(["v2 release", "v3 release"]) == [None, None]
+    assert labelled(["vLLM 0.34 out", "vLLM 0.35 beta"]) == [None, None]
+
+
+LABEL_LINES = """rag radar
+
+A1  FooRank: late interaction for long pages  (arXiv 2612.00011)
+    link   https://arxiv.org/abs/2612.00011
+    read   the whole paper, start to end
+
+A2  BarDB 3.1 release notes
+    link   https://example.org/bardb/3.1
+    read   skimmed
+"""
+
+
+def test_lines_opened_by_sibling_labels_are_items() -> None:
+    items = split_note("inbox/w.md", LABEL_LINES)
+    assert [(i.label, i.title) for i in items] == [
+        ("A1", "FooRank: late interaction for long pages  (arXiv 2612.00011)"),
+        ("A2", "BarDB 3.1 release notes"),
+    ]
+    assert items[0].url == "https://arxiv.org/abs/2612.00011"
+
+
+FIELD_TABLES = """# 发现
+
+#### 线索 1：FooRank 实战
+
+| 项 | 内容 |
+|---|---|
+| 链接 | https://example.org/a |
+| 看到哪一步 | 只看到搜索摘要 |
+
+#### 线索 2：BarDB 发布
+
+| 项 | 内容 |
+|---|---|
+| 链接 | https://example.org/b |
+| 看到哪一步 | 读完了 |
+"""
+
+
+def test_a_two_column_field_table_lists_one_items_fields() -> None:
+    items = split_note("inbox/x.md", FIELD_TABLES)
+    assert [(i.label, i.title) for i in items] == [("线索 1", "FooRank 实战"), ("线索 2", "BarDB 发布")]
+    # a two-column table of subjects and links is still a table of items
+    listing = "| repo | link |\n|---|---|\n| foo | https://a.org |\n| bar | https://b.org |\n"
+    assert [i.title for i in split_note("inbox/y.md", listing)] == ["foo", "bar"]
+
+
+# --- prose paragraphs, groups filed under another topic ---------------------------------------------
+
+PROSE_EMAIL = """Evening brief
+
+Short one tonight.
+
+Worth your time. The post "FooServe: 1M-token prefill on 16 GPUs" (https://example.org/fooserve). I read it all.
+
+Skip. A press release "Cheap H200 hours" (https://example.org/press), all theirs.
+"""
+
+
+def test_paragraphs_with_a_url_are_items_where_no_other_layout_fits() -> None:
+    items = split_note("inbox/m.md", PROSE_EMAIL)
+    assert [(i.recogniser, i.title) for i in items] == [
+        ("prose", "FooServe: 1M-token prefill on 16 GPUs"),
+        ("prose", "Cheap H200 hours"),
+    ]
+
+
+def test_an_item_filed_under_another_topic_is_excluded_with_the_notes_own_grouping(make_kb: MakeKB) -> None:
+    note = (
+        "扫一遍\n\n### 一、推理\n\n- **FooServe：新的 prefill 调度器**\n  https://example.org/fooserve\n"
+        "  【已读全文】调度器按到达率分桶。\n\n"
+        "- **BazServe 2：投机解码**\n  https://example.org/baz\n  【仅摘要】\n\n"
+        "### 二、数据库（我自己跟的另一条线，不归 inference）\n\n- **BarDB 3.1：HNSW 持久化** 【已读全文】 https://example.org/bardb\n"
+        "- QuxVec 0.9 发布 【仅摘要】 https://example.org/qux\n"
+    )
+    brief = _brief(make_kb, note)
+    excluded = {e.key: e.reason for e in brief.excluded}  # type: ignore[attr-defined]
+    bar = next(reason for key, reason in excluded.items() if "BarDB" in key)
+    assert "另一主题" in bar and "不归 inference" in bar
+
+
+# --- a wrapped remark is one sentence; an average is not "all" -----------------------------------------
+
+
+def test_a_hedge_wrapped_onto_an_indented_line_stays_with_its_claim() -> None:
+    text = (
+        "A1  FooRank\n    read   通读（正文 + Table 2）\n"
+        "    doubt  作者说中文上几乎无损（两个子集平均 −0.1）。我不太信：\n"
+        "           只测了两个子集；我们自己掉了 1.8。先别当结论。"
+    )
+    assert read_evidence(text).level in (EvidenceLevel.verified, EvidenceLevel.partial)
+
+
+# --- the first-contact cases are gated (.ci/run) ---------------------------------------------------------
+
+
+def test_gate_checks_the_thresholds_on_the_cases_named(tmp_path: Path) -> None:
+    from e1prep.cli import main
+
+    root = Path(__file__).resolve().parents[1]
+    floors = tmp_path / "t.toml"
+    floors.write_text("[rules]\nevery_case_increments_f1_min = 1.01\n", encoding="utf-8")  # unreachable
+    args = ["eval", "--golden", str(root / "evals" / "firstcontact"), "--thresholds", str(floors)]
+    args += ["--case", "2026-12-07-otherhand-f"]
+    assert main(args) == 0  # a single case without --gate: thresholds are for the whole set
+    assert main([*args, "--gate"]) == 1
+    shipped = root / "evals" / "firstcontact" / "thresholds.toml"
+    gated = ["2026-12-07-otherhand-f", "2026-12-09-otherhand-g", "2026-12-11-otherhand-h", "2026-12-14-otherhand-i"]
+    assert (
+        main(
+            [
+                "eval",
+                "--golden",
+                str(root / "evals" / "firstcontact"),
+                "--thresholds",
+                str(shipped),
+                "--gate",
+                *[x for c in gated for x in ("--case", c)],
+            ]
+        )
+        == 0
+    )
+
+
+def test_an_item_with_no_more_than_a_title_and_a_link_stays_a_clue(make_kb: MakeKB) -> None:
+    pointer = "# radar\n\n## FooServe 1.0\n- https://example.org/fooserve\n- 核查：已读原文\n"
+    brief = _brief(make_kb, pointer)
+    assert not brief.increments  # type: ignore[attr-defined]
+    [clue] = [e for e in brief.excluded if "FooServe" in e.key]  # type: ignore[attr-defined]
+    assert "只有标题和链接" in clue.reason
+    with_body = pointer + "- 接入 vLLM 的 prefill 调度器，按到达率分桶，开源。\n"
+    assert [i.key for i in _brief(make_kb, with_body).increments] == ["FooServe"]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("text", "quotable"),
+    [
+        ("Checked against the source, end to end.", True),
+        ("Clients SHOULD verify the signature. Read the spec in full.", True),  # a spec's SHOULD is its text
+        ("Read in full; it should be fine.", False),  # the writer's should
+        ("核查：was this checked against the original", False),  # a question with no question mark
+    ],
+)
+def test_how_english_writers_state_a_check(text: str, quotable: bool) -> None:
+    assert read_evidence(text).level.quotable is quotable
