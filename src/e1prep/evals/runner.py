@@ -189,7 +189,7 @@ def score_brief(brief: Brief, golden: GoldenCase) -> CaseResult:
         objects, expected = data[name], getattr(golden, name)
         pairs = pair(objects, expected)
         if name == "increments":
-            routing, missed["routing"] = _routing(objects, expected, pairs)
+            routing, missed["routing"] = score_routing(objects, expected, pairs)
         scores[name] = Score(tp=len(pairs), fp=len(objects) - len(pairs), fn=len(expected) - len(pairs))
         matched_e = {j for _, j in pairs}
         matched_o = {i for i, _ in pairs}
@@ -229,7 +229,7 @@ def score_brief(brief: Brief, golden: GoldenCase) -> CaseResult:
     )
 
 
-def _routing(
+def score_routing(
     objects: list[dict[str, Any]], expected: list[ExpectedObject], pairs: list[tuple[int, int]]
 ) -> tuple[Routing, list[str]]:
     """How the matched increments were routed against their golden sections, and each miss said."""

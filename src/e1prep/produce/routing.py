@@ -247,7 +247,7 @@ def _candidates(doc: KnowledgeDoc) -> list[Section]:
     section that holds most of the document's arXiv anchors is a list of references, not a topic)."""
     sections = doc.sections
     # sections come in document order: one holds another exactly when the next one starts inside it
-    nexts = [*sections[1:], None]
+    nexts = [*sections[1:], None][: len(sections)]
     leaves = [s for s, after in zip(sections, nexts, strict=True) if after is None or after.start > s.end]
     anchors = doc.anchors
     if len(anchors) >= 3:
