@@ -45,11 +45,13 @@ MARGIN = 1.1
 #: what the brief says when no section clearly wins (the candidates follow)
 UNDECIDED = "待定（无明显匹配章节）"
 
-#: a Latin word: letters and digits (a hyphen or underscore splits: ``KV-cache`` is ``kv`` + ``cache``)
-_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*|[0-9]+[A-Za-z][A-Za-z0-9]*")
-#: what joins two Latin words into a phrase (``kv cache``): a space, a hyphen or an underscore
-_JOIN = re.compile(r"[\s\-_]{1,2}")
-_CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
+#: a Latin word of lowercased text: letters and digits (a hyphen or underscore splits: ``kv-cache`` is
+#: ``kv`` + ``cache``)
+_LATIN_WORD = re.compile(r"[a-z][a-z0-9]*|[0-9]+[a-z][a-z0-9]*")
+#: two Latin words joined by a space, a hyphen or an underscore (``kv cache``), overlapping pairs included
+_PAIR = re.compile(r"(?<![a-z0-9])([a-z][a-z0-9]*)[\s\-_]{1,2}(?=([a-z][a-z0-9]*))")
+#: every CJK character pair, overlapping ones included
+_CJK_PAIR = re.compile(r"(?=([\u4e00-\u9fff]{2}))")
 #: a paragraph's or bullet's bold lead-in (``**vLLM 小节。**``, ``- **Kapitsa**：``), or a table row's
 #: first cell: each names what the text under it is about
 _LABEL = re.compile(r"^\s*(?:[-*+]\s+|\d{1,2}[.)、]\s*)?\*\*([^*\n]{1,80})\*\*|^\s*\|([^|\n]{1,80})\|", re.M)
@@ -124,8 +126,8 @@ class SectionRouter:
         for sec in candidates:
             body = "\n".join(lines[sec.start : sec.end])  # the heading line is sec.start - 1
             bag: dict[str, float] = dict(vocabulary(body))
-            for m in _LABEL.finditer(body):
-                _add(bag, vocabulary(m.group(1) or m.group(2)), LABEL_WEIGHT)
+            labels = "\n".join(m.group(1) or m.group(2) for m in _LABEL.finditer(body))
+            _add(bag, vocabulary(labels), LABEL_WEIGHT)
             parent = by_id.get(sec.id.rsplit(".", 1)[0]) if "." in sec.id else None
             _add(bag, vocabulary(sec.title + " " + (parent.title if parent else "")), HEADING_WEIGHT)
             bags.append(bag)
@@ -190,11 +192,13 @@ def vocabulary(text: str) -> Counter[str]:
     ``data/routing.toml`` as its group's first word (``引擎`` as ``engine``); none of the words by which
     people say how far they read (``markers.toml``), label fields or name outlets (``writing.toml``), and
     nothing of a URL: they say how a text was written, not what it is about."""
-    noise, meaning = _noise(), _equivalents()
-    bag: Counter[str] = Counter()
-    for t, c in _terms(markers.strip_urls(text)).items():
-        if t not in noise:
-            bag[meaning.get(t, t)] += c
+    bag = _terms(markers.strip_urls(text))
+    for t in _noise() & bag.keys():
+        del bag[t]
+    meaning = _equivalents()
+    for t in meaning.keys() & bag.keys():
+        if meaning[t] != t:
+            bag[meaning[t]] += bag.pop(t)
     return bag
 
 
@@ -225,19 +229,19 @@ def _stop() -> frozenset[str]:
 
 
 def _terms(text: str) -> Counter[str]:
-    bag: Counter[str] = Counter()
-    prev: re.Match[str] | None = None
-    for m in _LATIN_WORD.finditer(text):
-        word = m.group(0).lower()
-        if len(word) < 2 or word in _stop():
-            prev = None
-            continue
-        bag[word] += 1
-        if prev is not None and _JOIN.fullmatch(text, prev.end(), m.start()):
-            bag[f"{prev.group(0).lower()} {word}"] += 1
-        prev = m
-    for run in _CJK_RUN.findall(text):
-        bag.update(g for g in (run[i : i + 2] for i in range(len(run) - 1)) if g not in CJK_STOP)
+    """Counted by whole-text scans (a living document of many megabytes is read once per run)."""
+    low = text.lower()
+    bag = Counter(w for w in _LATIN_WORD.findall(low) if len(w) > 1)
+    stop = _stop()
+    for word in stop & bag.keys():
+        del bag[word]
+    for (a, b), c in Counter(_PAIR.findall(low)).items():
+        if len(a) > 1 and len(b) > 1 and a not in stop and b not in stop:
+            bag[f"{a} {b}"] += c
+    pairs = Counter(_CJK_PAIR.findall(text))
+    for g in CJK_STOP & pairs.keys():
+        del pairs[g]
+    bag.update(pairs)
     bag.update(arxiv_ids(text))
     return bag
 
