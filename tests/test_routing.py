@@ -10,9 +10,9 @@ import pytest
 from tests.conftest import MakeKB
 
 from e1prep.evals.runner import Routing, score_routing
-from e1prep.kb.knowledge import parse_knowledge
+from e1prep.kb.knowledge import KnowledgeDoc, parse_knowledge
 from e1prep.pipeline import draft_brief, verify_brief
-from e1prep.produce.routing import UNDECIDED, Route, SectionRouter, routed_id
+from e1prep.produce.routing import UNDECIDED, Route, SectionRouter, route, routed_id
 
 #: a small living document: a big engine section first (where a default used to send everything), a
 #: scheduling section, a KV-cache section, a speculative-decoding section without subsections, an index
@@ -58,60 +58,59 @@ DOC = """# inference 活文档
 
 
 @pytest.fixture(scope="module")
-def router() -> SectionRouter:
-    return SectionRouter.of(parse_knowledge("organized/knowledge/inference.md", DOC))
+def doc() -> KnowledgeDoc:
+    return parse_knowledge("organized/knowledge/inference.md", DOC)
 
 
-def test_a_kv_cache_item_goes_to_the_kv_cache_section_not_the_first(router: SectionRouter) -> None:
-    route = router.route(
+def test_a_kv_cache_item_goes_to_the_kv_cache_section_not_the_first(doc: KnowledgeDoc) -> None:
+    got = route(
+        doc,
         "把 KV cache 从 GPU 显存卸载到 CPU 与 NVMe 三级分层，前缀缓存跨请求复用。",
         "TierCache：KV cache 分层卸载守护进程",
         ["TierCache"],
     )
-    assert route.section == "§2.1"
-    assert route.field == "§2.1"
+    assert got.section == "§2.1"
+    assert got.field == "§2.1"
 
 
-def test_an_english_item_finds_a_chinese_section(router: SectionRouter) -> None:
+def test_an_english_item_finds_a_chinese_section(doc: KnowledgeDoc) -> None:
     """``speculative`` / ``投机`` and ``decoding`` / ``解码`` are the same words (data/routing.toml)."""
-    route = router.route(
-        "A drafter proposes tokens, the target verifies them.", "Speculative decoding with a tiny drafter"
-    )
-    assert route.section == "§3"
+    got = route(doc, "A drafter proposes tokens, the target verifies them.", "Speculative decoding with a tiny drafter")
+    assert got.section == "§3"
 
 
-def test_a_scheduling_item_goes_to_scheduling(router: SectionRouter) -> None:
-    route = router.route("continuous batching with preemption by priority; chunked prefill", "A new scheduler")
-    assert route.section == "§1.2"
+def test_a_scheduling_item_goes_to_scheduling(doc: KnowledgeDoc) -> None:
+    got = route(doc, "continuous batching with preemption by priority; chunked prefill", "A new scheduler")
+    assert got.section == "§1.2"
 
 
-def test_no_good_match_is_said_not_guessed(router: SectionRouter) -> None:
+def test_no_good_match_is_said_not_guessed(doc: KnowledgeDoc) -> None:
     """An item as much about scheduling as about KV offloading: no section clearly wins, the two are named."""
-    route = router.route("preemption and NVMe", "Preemption meets NVMe")
-    assert route.section is None
-    assert set(route.candidates) == {"§1.2", "§2.1"}
-    assert route.field is not None and route.field.startswith(UNDECIDED[:-1])
-    assert routed_id(route.field) is None
+    got = route(doc, "preemption and NVMe", "Preemption meets NVMe")
+    assert got.section is None
+    assert set(got.candidates) == {"§1.2", "§2.1"}
+    assert got.field is not None and got.field.startswith(UNDECIDED[:-1])
+    assert routed_id(got.field) is None
 
 
-def test_an_item_that_shares_nothing_has_no_section_and_no_candidates(router: SectionRouter) -> None:
-    route = router.route("Quarterly revenue of a coffee chain rose.", "Coffee earnings")
-    assert route == Route(None, ())
-    assert route.field is None
+def test_an_item_that_shares_nothing_has_no_section_and_no_candidates(doc: KnowledgeDoc) -> None:
+    got = route(doc, "Quarterly revenue of a coffee chain rose.", "Coffee earnings")
+    assert got == Route(None, ())
+    assert got.field is None
 
 
-def test_the_notes_own_section_is_taken_when_the_document_has_it(router: SectionRouter) -> None:
+def test_the_notes_own_section_is_taken_when_the_document_has_it(doc: KnowledgeDoc) -> None:
     text = "continuous batching with preemption by priority (see §2.1 for the cache side)"
-    assert router.route(text, "A new scheduler").section == "§2.1"
+    assert route(doc, text, "A new scheduler").section == "§2.1"
     # a section the document lacks is no hint: the words decide
-    assert router.route(text.replace("§2.1", "§7.7"), "A new scheduler").section == "§1.2"
+    assert route(doc, text.replace("§2.1", "§7.7"), "A new scheduler").section == "§1.2"
 
 
-def test_parents_and_the_index_are_never_routed_to(router: SectionRouter) -> None:
+def test_parents_and_the_index_are_never_routed_to(doc: KnowledgeDoc) -> None:
     """Only sections without numbered sections inside them; a section holding most anchors is an index."""
-    assert router.ids == ["§1.1", "§1.2", "§2.1", "§3"]
-    route = router.route("arXiv:2309.06180 arXiv:2401.15077 arXiv:2211.17192", "anchors")
-    assert route.section not in {"§1", "§2", "§9"}
+    assert SectionRouter.of(doc).ids == ["§1.1", "§1.2", "§2.1", "§3"]
+    got = route(doc, "arXiv:2309.06180 arXiv:2401.15077 arXiv:2211.17192", "anchors")
+    assert got.section not in {"§1", "§2", "§9"}
 
 
 @pytest.mark.parametrize(
@@ -125,17 +124,17 @@ def test_parents_and_the_index_are_never_routed_to(router: SectionRouter) -> Non
         "引擎 引擎 引擎 cache cache",
     ],
 )
-def test_no_route_names_a_section_the_document_lacks(router: SectionRouter, text: str) -> None:
-    ids = {s.id for s in router.doc.sections}
-    route = router.route(text, text[:20], [text[:8]])
-    assert route.section is None or route.section in router.ids
-    assert set(route.candidates) <= set(router.ids)
-    assert set(re.findall(r"§\d+(?:\.\d+)*", route.field or "")) <= ids
+def test_no_route_names_a_section_the_document_lacks(doc: KnowledgeDoc, text: str) -> None:
+    ids = {s.id for s in doc.sections}
+    got = route(doc, text, text[:20], [text[:8]])
+    assert got.section is None or got.section in ids
+    assert set(got.candidates) <= ids
+    assert set(re.findall(r"§\d+(?:\.\d+)*", got.field or "")) <= ids
 
 
 def test_a_document_without_sections_routes_nowhere() -> None:
-    router = SectionRouter.of(parse_knowledge("k.md", "# notes\n\nKV cache offloading.\n"))
-    assert router.route("KV cache offloading", "KV") == Route(None, ())
+    bare = parse_knowledge("k.md", "# notes\n\nKV cache offloading.\n")
+    assert route(bare, "KV cache offloading", "KV") == Route(None, ())
 
 
 def test_routed_id_reads_the_leading_section() -> None:

@@ -39,7 +39,7 @@ from ..kb.loading import KB, Material
 from ..read.notes import note_items
 from ..read.numbers import parse_value, quantities
 from .producer import Production
-from .routing import SectionRouter
+from .routing import route
 
 log = logging.getLogger(__name__)
 M = TypeVar("M", bound=BaseModel)
@@ -63,7 +63,7 @@ def section_id(raw: str, doc: KnowledgeDoc) -> str | None:
 def suggested_section(raw: str, doc: KnowledgeDoc, text: str, name: str) -> str | None:
     """建议归入: the reader's section when the document has it; else the section ``text`` routes to, or the
     line that says none matches well (``e1prep.produce.routing``): never a default, never one it lacks."""
-    return section_id(raw, doc) or SectionRouter.of(doc).route(text, name, [name]).field
+    return section_id(raw, doc) or route(doc, text, name, [name]).field
 
 
 def item_url(item: ExtractedItem, material: Material) -> str | None:

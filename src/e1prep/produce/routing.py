@@ -90,11 +90,16 @@ def routed_id(section: str | None) -> str | None:
     return m.group(0) if m else None
 
 
+def route(doc: KnowledgeDoc, text: str, title: str = "", names: Iterable[str] = ()) -> Route:
+    """Where an item of ``doc``'s topic belongs (``SectionRouter.route``), with the document's router."""
+    return SectionRouter.of(doc).route(doc, text, title, names)
+
+
 @dataclass
 class SectionRouter:
-    """Per-section term counts of one living document, built once per document (``of``)."""
+    """Per-section term counts of one living document, built once per document (``of``). It keeps no
+    reference to the document (the document keeps it): the names are looked up in the one asked about."""
 
-    doc: KnowledgeDoc
     ids: list[str]
     #: each candidate section's weighted term counts
     bags: list[dict[str, float]]
@@ -140,14 +145,14 @@ class SectionRouter:
         n = len(bags)
         idf = {t: math.log(1 + (n - c + 0.5) / (c + 0.5)) for t, c in df.items()}
         lengths = [float(sum(bag.values())) for bag in bags]
-        return cls(doc, [s.id for s in candidates], bags, idf, postings, lengths, sum(lengths) / max(n, 1) or 1.0)
+        return cls([s.id for s in candidates], bags, idf, postings, lengths, sum(lengths) / max(n, 1) or 1.0)
 
-    def route(self, text: str, title: str = "", names: Iterable[str] = ()) -> Route:
-        """Where an item belongs whose words are ``text``, whose title (what it is about) is ``title`` and
-        whose names (its key, its aliases) are ``names``."""
+    def route(self, doc: KnowledgeDoc, text: str, title: str = "", names: Iterable[str] = ()) -> Route:
+        """Where an item of ``doc`` (the document this router was built from) belongs whose words are
+        ``text``, whose title (what it is about) is ``title`` and whose names (its key, aliases) are ``names``."""
         if not self.ids:
             return Route(None)
-        scores, ceiling = self.scores(text, title, names)
+        scores, ceiling = self.scores(doc, text, title, names)
         ranked = sorted(range(len(self.ids)), key=lambda i: (-scores[i], i))
         top = tuple(self.ids[i] for i in ranked[:2] if scores[i] > 0)
         best = scores[ranked[0]]
@@ -156,7 +161,9 @@ class SectionRouter:
             return Route(self.ids[ranked[0]], top)
         return Route(None, top)
 
-    def scores(self, text: str, title: str = "", names: Iterable[str] = ()) -> tuple[list[float], float]:
+    def scores(
+        self, doc: KnowledgeDoc, text: str, title: str = "", names: Iterable[str] = ()
+    ) -> tuple[list[float], float]:
         """Each candidate section's score for the item, and the most any section could score."""
         bag: dict[str, float] = dict(vocabulary(text))
         _add(bag, vocabulary(" ".join([title, *names])), TITLE_WEIGHT)
@@ -174,7 +181,7 @@ class SectionRouter:
         n = len(self.ids)
         for name in dict.fromkeys([*names, *(m.group(0) for m in _NAME.finditer(title))]):
             # where the document already names the item: the sections it is filed under, by rarity
-            where = [self.at[sid] for sid in self.doc.search(name).sections if sid in self.at]
+            where = [self.at[sid] for sid in doc.search(name).sections if sid in self.at]
             rarity = math.log(1 + (n - len(where) + 0.5) / (len(where) + 0.5))
             for i in where:
                 scores[i] += NAME_WEIGHT * rarity

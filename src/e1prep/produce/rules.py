@@ -34,7 +34,7 @@ from ..read.numbers import NumberToken, parse_value, quantities
 from ..text.lexicon import lexicon
 from ..text.textindex import term_set, terms
 from .producer import Production
-from .routing import SectionRouter
+from .routing import route
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +80,7 @@ class SectionIndex:
 
     def suggest(self, text: str, title: str = "", names: Iterable[str] = ()) -> str | None:
         """建议归入: the section that clearly matches the item, or the undecided line naming the candidates."""
-        return SectionRouter.of(self.doc).route(text, title, names).field
+        return route(self.doc, text, title, names).field
 
     def overlap(self, text: str) -> float:
         bag = term_set(text)
