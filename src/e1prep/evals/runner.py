@@ -20,6 +20,7 @@ from ..brief.outputs import Target, check_targets, write_all
 from ..errors import InputError
 from ..pipeline import draft_brief, draft_from_extractions
 from ..produce.producer import Producer
+from ..produce.routing import routed_id
 from ..read.numbers import normalize, occurs_in
 from ..text.naming import norm_name
 from .casewarnings import case_warnings, eval_run
@@ -131,6 +132,37 @@ class Score:
 
 
 @dataclass
+class Routing:
+    """建议归入 against the golden sections, over the matched increments whose expectation names one: a
+    match is the same § id; an undecided route (no section clearly wins) counts as a miss, and
+    ``candidates`` counts the golden section among the two the route names, decided or not."""
+
+    correct: int = 0
+    total: int = 0
+    undecided: int = 0
+    candidates: int = 0
+
+    def add(self, other: Routing) -> None:
+        self.correct += other.correct
+        self.total += other.total
+        self.undecided += other.undecided
+        self.candidates += other.candidates
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.total if self.total else 1.0
+
+    @property
+    def precision(self) -> float:
+        """Right among the routes that named a section."""
+        decided = self.total - self.undecided
+        return self.correct / decided if decided else 1.0
+
+
+_SECTION_IDS = re.compile(r"§\d+(?:\.\d+)*")
+
+
+@dataclass
 class CaseResult:
     case: str
     scores: dict[str, Score]
@@ -144,6 +176,7 @@ class CaseResult:
     extra: dict[str, list[str]] = field(default_factory=dict)
     #: objects of a reader (a model, an agent, a reference answer) the verifier rejected
     reader_rejected: int = 0
+    routing: Routing = field(default_factory=Routing)
 
 
 def score_brief(brief: Brief, golden: GoldenCase) -> CaseResult:
@@ -151,9 +184,12 @@ def score_brief(brief: Brief, golden: GoldenCase) -> CaseResult:
     scores: dict[str, Score] = {}
     missed: dict[str, list[str]] = {}
     extra: dict[str, list[str]] = {}
+    routing = Routing()
     for name in ("increments", "refreshes", "contradictions"):
         objects, expected = data[name], getattr(golden, name)
         pairs = pair(objects, expected)
+        if name == "increments":
+            routing, missed["routing"] = score_routing(objects, expected, pairs)
         scores[name] = Score(tp=len(pairs), fp=len(objects) - len(pairs), fn=len(expected) - len(pairs))
         matched_e = {j for _, j in pairs}
         matched_o = {i for i, _ in pairs}
@@ -189,7 +225,29 @@ def score_brief(brief: Brief, golden: GoldenCase) -> CaseResult:
         missed=missed,
         extra=extra,
         reader_rejected=sum(1 for r in brief.rejected if r.producer != "rules"),
+        routing=routing,
     )
+
+
+def score_routing(
+    objects: list[dict[str, Any]], expected: list[ExpectedObject], pairs: list[tuple[int, int]]
+) -> tuple[Routing, list[str]]:
+    """How the matched increments were routed against their golden sections, and each miss said."""
+    routing = Routing()
+    misses = []
+    for i, j in pairs:
+        want = expected[j].section
+        if not want:
+            continue
+        got = objects[i].get("section")
+        routed = routed_id(got)
+        routing.total += 1
+        routing.correct += routed == want
+        routing.undecided += routed is None
+        routing.candidates += want in _SECTION_IDS.findall(got or "")
+        if routed != want:
+            misses.append(f"{expected[j].key}: {want}, routed {got or '-'}")
+    return routing, misses
 
 
 def _label(e: ExpectedObject) -> str:
@@ -287,6 +345,9 @@ def overall(results: list[CaseResult]) -> dict[str, Any]:
         for name, s in r.scores.items():
             total.setdefault(name, Score()).add(s)
     nq_total = sum(r.not_quotable_total for r in results)
+    routing = Routing()
+    for r in results:
+        routing.add(r.routing)
     return {
         **{f"{name}_f1": round(s.f1, 3) for name, s in total.items()},
         **{f"{name}_recall": round(s.recall, 3) for name, s in total.items()},
@@ -301,6 +362,10 @@ def overall(results: list[CaseResult]) -> dict[str, Any]:
         "every_case_increments_f1": round(min((r.scores["increments"].f1 for r in results), default=1.0), 3),
         "every_case_refreshes_f1": round(min((r.scores["refreshes"].f1 for r in results), default=1.0), 3),
         "reader_rejected": sum(r.reader_rejected for r in results),
+        "routing_accuracy": round(routing.accuracy, 3),
+        "routing_precision": round(routing.precision, 3),
+        "routing_undecided": routing.undecided,
+        "routing_candidates_recall": round(routing.candidates / routing.total if routing.total else 1.0, 3),
         "seconds": round(sum(r.seconds for r in results), 3),
     }
 
@@ -323,7 +388,7 @@ def check_thresholds(figures: dict[str, Any], thresholds: dict[str, Any]) -> lis
 def table(results: list[CaseResult], figures: dict[str, Any]) -> str:
     head = (
         f"{'case':32} {'inc F1':>7} {'ref F1':>7} {'con F1':>7} {'con(rule) R':>11} {'anc F1':>7} "
-        f"{'nq-leak':>7} {'distr':>5} {'viol':>5} {'src':>5} {'sec':>6}"
+        f"{'nq-leak':>7} {'distr':>5} {'viol':>5} {'src':>5} {'route':>5} {'sec':>6}"
     )
     lines = [head, "-" * len(head)]
     for r in results:
@@ -332,7 +397,7 @@ def table(results: list[CaseResult], figures: dict[str, Any]) -> str:
             f"{r.case:32} {s['increments'].f1:7.2f} {s['refreshes'].f1:7.2f} {s['contradictions'].f1:7.2f} "
             f"{s['contradictions_rule_findable'].recall:11.2f} {s['anchors'].f1:7.2f} "
             f"{r.not_quotable_as_findings:7d} {len(r.distractors_leaked):5d} {r.violations:5d} "
-            f"{r.sources_coverage:5.0%} {r.seconds:6.2f}"
+            f"{r.sources_coverage:5.0%} {_route(r.routing):>5} {r.seconds:6.2f}"
         )
     lines.append("-" * len(head))
     lines.append(
@@ -340,9 +405,19 @@ def table(results: list[CaseResult], figures: dict[str, Any]) -> str:
         f"{figures['contradictions_f1']:7.2f} {figures['contradictions_rule_findable_recall']:11.2f} "
         f"{figures['anchors_f1']:7.2f} {figures['not_quotable_as_findings_share']:7.2f} "
         f"{figures['distractors_leaked']:5d} {figures['violations']:5d} {figures['sources_coverage']:5.0%} "
-        f"{figures['seconds']:6.2f}"
+        f"{figures['routing_accuracy']:5.2f} {figures['seconds']:6.2f}"
+    )
+    lines.append(
+        f"routing (建议归入 = golden section): accuracy {figures['routing_accuracy']:.3f}, "
+        f"of the sections named {figures['routing_precision']:.3f}, undecided {figures['routing_undecided']}, "
+        f"golden among the candidates shown {figures['routing_candidates_recall']:.3f}"
     )
     return "\n".join(lines)
+
+
+def _route(routing: Routing) -> str:
+    """A case's routing accuracy, or ``-`` when it expects no section."""
+    return f"{routing.accuracy:.2f}" if routing.total else "-"
 
 
 def _layout_invariance(golden_dir: Path, work: str | None) -> InvarianceResult:

@@ -37,7 +37,7 @@ from ..brief.phrases import Lang, Phrases, phrases
 from ..errors import ConfigError
 from ..kb.knowledge import KnowledgeDoc
 from ..kb.loading import KB, Material
-from ..produce.extracted import add_extraction, said_once, section_id
+from ..produce.extracted import add_extraction, said_once, suggested_section
 from ..produce.producer import Production
 from ..read.notes import url_only
 from ..read.numbers import normalize, parse_value
@@ -173,7 +173,7 @@ def to_objects(
                     evidence=level,
                     points=[point] if point else [],
                     doc_hits=hits,
-                    section=section_id(item.section, doc),
+                    section=suggested_section(item.section, doc, point, name, say),
                     numbers=numbers,
                     producer="llm",
                 )

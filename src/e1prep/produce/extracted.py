@@ -40,6 +40,7 @@ from ..kb.loading import KB, Material
 from ..read.notes import note_items, url_only
 from ..read.numbers import parse_value, quantities
 from .producer import Production
+from .routing import route
 
 log = logging.getLogger(__name__)
 M = TypeVar("M", bound=BaseModel)
@@ -57,6 +58,12 @@ def section_id(raw: str, doc: KnowledgeDoc) -> str | None:
         return None
     sid = m.group(0).replace(" ", "")
     return sid if any(s.id == sid for s in doc.sections) else None
+
+
+def suggested_section(raw: str, doc: KnowledgeDoc, text: str, name: str, say: Phrases | None = None) -> str | None:
+    """建议归入: the reader's section when the document has it; else the section ``text`` routes to, or the
+    line that says none matches well (``e1prep.produce.routing``): never a default, never one it lacks."""
+    return section_id(raw, doc) or route(doc, text, name, [name]).said(say or phrases())
 
 
 def item_url(item: ExtractedItem, material: Material) -> str | None:
@@ -148,11 +155,14 @@ def add_item(
     bare = [u for p in item.points if (u := url_only(p))]  # a URL alone is no key point: it is the item's URL
     url = url or next(iter(bare), None)
     hits = [doc.search(name)]
-    section = section_id(item.section, doc) or next(
-        (sid for raw in item.relation.sections if (sid := section_id(raw, doc))), None
-    )
     points = [p.strip() for p in item.points if p.strip() and not url_only(p)]
     relation = _relation(item, say)
+    # the sections the reader says already touch the item are hints among its words
+    said = "\n".join([*points, relation, *item.boundary, *item.relation.sections])
+    # the reader's section when the document has it, else one its relation names, else routed
+    section = suggested_section(item.section, doc, said, name, say) if section_id(item.section, doc) else None
+    section = section or next((sid for raw in item.relation.sections if (sid := section_id(raw, doc))), None)
+    section = section or suggested_section("", doc, said, name, say)
     summary = item.reason.strip() or item.relation.note.strip() or (points[0] if points else "")
     # what the reader says of the document, with the document's numbers cited to it
     numbers += document_citations([relation if item.kind in ("new", "update") else summary], doc, numbers)

@@ -8,10 +8,9 @@ anchors and cross-document conflicts to the detectors, which run for every backe
 from __future__ import annotations
 
 import logging
-import math
 import re
-from collections import Counter
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 
 from ..brief.models import (
@@ -48,6 +47,7 @@ from ..read.numbers import NumberToken, card_counts, parse_value, quantities, st
 from ..text.lexicon import lexicon
 from ..text.textindex import term_set, terms
 from .producer import Production
+from .routing import route
 
 log = logging.getLogger(__name__)
 
@@ -71,36 +71,20 @@ _BOUNDARY_PREFIX = re.compile(r"^(?:边界|证据边界|注意|限定|Caveat|Bou
 
 @dataclass
 class SectionIndex:
-    """Term weights per §x.y section, for suggesting where an item belongs."""
+    """The document's vocabulary and names, for telling an item's topic; where an item belongs is routed."""
 
-    sections: list[tuple[str, Counter[str]]]
-    idf: dict[str, float]
     vocabulary: frozenset[str]
     #: product-like names the document uses (``vLLM``, ``SGLang``, ``GB10``, ``llm-d``), lowercased
-    entities: frozenset[str] = frozenset()
-    #: term -> the sections holding it (derived from ``sections``)
-    postings: dict[str, list[int]] = field(init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        self.postings = {}
-        for n, (_, sec) in enumerate(self.sections):
-            for t in sec:
-                self.postings.setdefault(t, []).append(n)
+    entities: frozenset[str]
+    #: the document an item is routed to a section of (``e1prep.produce.routing``, built on the first increment)
+    doc: KnowledgeDoc
 
     @classmethod
     def build(cls, doc: KnowledgeDoc) -> SectionIndex:
-        lines = doc.text.split("\n")
-        leaves = [s for s in doc.sections if s.id.count(".") >= 1] or doc.sections
-        sections = [(s.id, terms("\n".join(lines[s.start - 1 : s.end]))) for s in leaves]
-        df: Counter[str] = Counter()
-        for _, bag in sections:
-            df.update(bag.keys())
-        n = max(len(sections), 1)
-        idf = {t: math.log((n + 1) / (c + 0.5)) for t, c in df.items()}
         entities = frozenset(
             m.group(0).lower() for m in _ENTITY.finditer(doc.text) if not lexicon().is_generic(m.group(0))
         )
-        return cls(sections, idf, frozenset(terms(doc.text)), entities)
+        return cls(frozenset(terms(doc.text)), entities, doc)
 
     def names_entity(self, text: str) -> str | None:
         """A product-like name of ``text`` that the document also uses (the item is about its subject matter)."""
@@ -109,18 +93,10 @@ class SectionIndex:
                 return m.group(0)
         return None
 
-    def suggest(self, text: str) -> str | None:
-        """The section whose terms weigh most in ``text`` (the first one on a tie; None: no shared term)."""
-        scores = [0.0] * len(self.sections)
-        for t in term_set(text):  # only the sections that hold a term are touched (an inverted index)
-            weight = self.idf.get(t, 0.0)
-            for n in self.postings.get(t, ()):
-                scores[n] += weight
-        best, best_score = None, 0.0
-        for (sid, _), score in zip(self.sections, scores, strict=True):
-            if score > best_score:
-                best, best_score = sid, score
-        return best
+    def suggest(self, text: str, title: str = "", names: Iterable[str] = (), say: Phrases | None = None) -> str | None:
+        """建议归入: the section that clearly matches the item, or the undecided line naming the candidates
+        (in the brief's language ``say``, default Chinese)."""
+        return route(self.doc, text, title, names).said(say or phrases())
 
     def overlap(self, text: str) -> float:
         bag = term_set(text)
@@ -314,7 +290,7 @@ class RulesProducer:
             points=points,
             relation=rel + (say("rules.is_new") if any(h.term == key and h.hits == 0 for h in hits) else ""),
             doc_hits=hits[:3],
-            section=index.suggest(item.text),
+            section=index.suggest(item.text, item.title, [key], say),
             boundary=boundary,
             numbers=numbers,
         )
@@ -399,7 +375,7 @@ class RulesProducer:
                 points=points,
                 relation=say.join((say("rules.hits", term=h.term, hits=h.hits) for h in hits), "semi"),
                 doc_hits=hits,
-                section=index.suggest(material.body),
+                section=index.suggest(material.body, repo + " " + summary.partition("\n")[0], [short], say),
                 boundary=boundary,
                 numbers=numbers,
             )
