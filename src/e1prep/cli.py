@@ -95,7 +95,8 @@ def _parser() -> argparse.ArgumentParser:
         "--lang",
         choices=("zh", "en"),
         default="zh",
-        help="language of the brief's headings and labels: zh (the default) or en; the KB's own text stays as written",
+        help="language of every sentence and label the tool writes, in the Markdown and the JSON: zh (the default) "
+        "or en; the KB's own text stays as written",
     )
     d.add_argument("--strict", action="store_true", help="exit 1 when the verifier rejected or repaired anything")
     d.add_argument("--concurrency", type=int, help="llm backend: materials extracted at once (default 4)")
@@ -362,6 +363,7 @@ def _llm_producer(args: argparse.Namespace, settings: LLMSettings | None = None)
         concurrency=args.concurrency,
         use_cache=False if args.no_cache else None,
         cache_dir=Path(args.cache_dir) if args.cache_dir else None,
+        lang=args.lang,
     )
 
 
@@ -385,15 +387,15 @@ def _draft(args: argparse.Namespace) -> int:
         if args.extractions:
             if args.backend != "rules" or args.cassette:
                 raise InputError(None, "--extractions is a reading of its own: not with --backend llm or --cassette")
-            brief = draft_from_extractions(args.manifest, args.extractions, args.kb, args.item)
+            brief = draft_from_extractions(args.manifest, args.extractions, args.kb, args.item, lang=args.lang)
         elif args.backend == "rules":
             if args.cassette:
                 raise InputError(None, "--cassette goes with --backend llm")
-            brief = draft_brief(args.manifest, args.kb, args.item)
+            brief = draft_brief(args.manifest, args.kb, args.item, lang=args.lang)
         elif args.cassette:
             brief = _draft_replayed(args)
         else:
-            brief = draft_brief(args.manifest, args.kb, args.item, producer=_llm_producer(args))
+            brief = draft_brief(args.manifest, args.kb, args.item, producer=_llm_producer(args), lang=args.lang)
     except Interrupted as exc:
         if exc.brief is None:
             raise KeyboardInterrupt from None
@@ -461,7 +463,7 @@ def _draft_replayed(args: argparse.Namespace) -> Brief:
         raise InputError(path, f"cannot replay: {exc}") from None
     with cassettes.replay(path):
         settings = cassettes.replay_settings(entry)
-        return draft_brief(args.manifest, args.kb, args.item, producer=_llm_producer(args, settings))
+        return draft_brief(args.manifest, args.kb, args.item, producer=_llm_producer(args, settings), lang=args.lang)
 
 
 #: the names that mean standard output to --out and --json

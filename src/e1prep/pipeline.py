@@ -33,9 +33,10 @@ from .brief.models import (
     RunInfo,
     SourceEntry,
 )
+from .brief.phrases import Lang, Phrases, phrases
 from .check.detectors import detect_all
 from .check.grouping import group_contradictions, group_excluded
-from .errors import InputError, Interrupted, validation_problem
+from .errors import ConfigError, InputError, Interrupted, validation_problem
 from .kb.knowledge import KnowledgeDoc, arxiv_ids, parse_knowledge
 from .kb.loading import KB, card_title, load_kb
 from .produce.extracted import ExtractedProducer
@@ -53,22 +54,13 @@ log = logging.getLogger(__name__)
 #: stage and per-material progress, shown by the command line on stderr
 progress = logging.getLogger("e1prep.progress")
 
-#: increments named in the judgement (the rest: "等，另 N 条见 §1")
+#: increments named in the judgement (the rest: "and N more in §1")
 JUDGED_KEYS = 10
 #: increments that get their own action in §6 (the rest: one line)
 ACTED_KEYS = 12
 
-FIRST_PASS_NOTE = "规则版初稿（rule-based first pass）：未调用模型，需人工复核后再改活文档。"
-#: the reader gave no reading at all (its model server could not be reached): the content is the rules'
-FALLBACK_NOTE = (
-    "规则版初稿（rule-based first pass）：模型 {model} 未能读取材料（{why}），内容全部来自规则，"
-    "需人工复核后再改活文档。"
-)
-#: the reader read some materials, then could not go on: those left are the rules' alone
-PARTIAL_FALLBACK_NOTE = (
-    "部分为规则版（partly rule-based）：模型 {model} 未能读取其中 {unread}/{total} 份材料（{why}），"
-    "这些只由规则读取：{paths}。需人工复核后再改活文档。"
-)
+#: what not to do tonight, in this order (``data/phrases.toml`` ``[do_not]``)
+DO_NOT = ("do_not.unquotable", "do_not.skeleton", "do_not.mix", "do_not.backfill")
 
 
 def draft_brief(
@@ -77,6 +69,7 @@ def draft_brief(
     item: str | None = None,
     *,
     producer: Producer | None = None,
+    lang: Lang = "zh",
 ) -> Brief:
     """Draft the brief of one manifest item: load, produce, detect, merge, verify. Reads; never writes.
 
@@ -86,6 +79,9 @@ def draft_brief(
         item: the manifest item id; default ``None``: the only item (an error when there are several).
         producer: what reads the materials; default ``None``: the deterministic rules backend. For a
             model, ``e1prep.llm.LLMProducer(e1prep.llm.load_settings())`` (needs ``e1prep[llm]``).
+        lang: the language of every sentence the tool writes into the brief (``"zh"``, the default, or
+            ``"en"``), in its JSON as in its Markdown; the KB's own text stays as written. A producer
+            that writes sentences of its own (``lang`` attribute) must write in the same language.
 
     Returns a validated ``Brief``; objects the verifier rejected are in ``brief.rejected``. A material
     that cannot be read does not raise: its source entry says ``missing``, ``refused`` or ``unreadable``.
@@ -93,15 +89,20 @@ def draft_brief(
     Raises:
         ManifestError: the manifest is missing, malformed, or names no usable item.
         InputError: the living document cannot be read.
+        ConfigError: ``lang`` is not a language of the brief, or not the language of ``producer``.
     """
-    producer = producer or RulesProducer()
+    say = phrases(lang)
+    producer = producer or RulesProducer(lang=say.lang)
+    speaks = getattr(producer, "lang", say.lang)
+    if speaks != say.lang:
+        raise ConfigError(f"the producer writes {speaks!r} but the brief was asked in {say.lang!r}: make it with lang=")
     if producer.name == "rules":  # every stage is e1prep's own: one pause (each ends in a catch-up collection)
         with collector_paused():
-            return _draft(manifest, kb, item, producer)
-    return _draft(manifest, kb, item, producer)
+            return _draft(manifest, kb, item, producer, say)
+    return _draft(manifest, kb, item, producer, say)
 
 
-def _draft(manifest: str | Path, kb: str | Path | None, item: str | None, producer: Producer) -> Brief:
+def _draft(manifest: str | Path, kb: str | Path | None, item: str | None, producer: Producer, say: Phrases) -> Brief:
     """``draft_brief``'s stages, e1prep's own with the collector paused (a rules draft is paused whole)."""
     with collector_paused():
         loaded = load_kb(manifest, kb, item)
@@ -112,20 +113,27 @@ def _draft(manifest: str | Path, kb: str | Path | None, item: str | None, produc
     production = producer.produce(loaded, doc)  # a model's client is not ours to pause
     if producer.name != "rules":  # the rules' facts are merged with what the model made
         with collector_paused():
-            production = _merge_productions(production, RulesProducer().produce(loaded, doc))
+            production = _merge_productions(production, RulesProducer(lang=say.lang).produce(loaded, doc))
     progress.info("detecting cross-document conflicts")
     with collector_paused():
         # an item excluded as off-topic registers no not-quotable numbers; the detectors' bulk is grouped
         # before it is verified: a grouped line is checked as it is shown (its claim, its first member's
         # numbers, every member's name), not once per item
-        findings = detect_all(loaded, doc, production.off_topic)
-        contradictions = group_contradictions(findings.contradictions)
+        findings = detect_all(loaded, doc, production.off_topic, say=say)
+        contradictions = group_contradictions(findings.contradictions, say)
         brief = assemble(
-            loaded, doc, producer.name, production, contradictions, findings.refreshes, fallback=fell_back(producer)
+            loaded,
+            doc,
+            producer.name,
+            production,
+            contradictions,
+            findings.refreshes,
+            fallback=fell_back(producer),
+            say=say,
         )
         total = len(brief.increments) + len(brief.refreshes) + len(brief.contradictions)
         progress.info("verifying %d objects", total)
-        brief = apply_verification(brief, Verifier(loaded, doc), production.verdicts)
+        brief = apply_verification(brief, Verifier(loaded, doc, say), production.verdicts, say)
     if production.interrupted:
         raise Interrupted(brief)
     return brief
@@ -136,11 +144,13 @@ def draft_from_extractions(
     extractions: ExtractionSet | Mapping[str, Extraction | Mapping[str, Any]] | str | Path,
     kb: str | Path | None = None,
     item: str | None = None,
+    *,
+    lang: Lang = "zh",
 ) -> Brief:
     """Draft a brief from items someone already extracted (an agent worker with its own model).
 
     Args:
-        manifest, kb, item: as for ``draft_brief``.
+        manifest, kb, item, lang: as for ``draft_brief``.
         extractions: the v2 extractions (``schemas/extraction.schema.json``): an ``ExtractionSet``, the
             path of its JSON file, or a mapping from a material path of the manifest to its ``Extraction``
             (or that extraction's JSON dict). A material left out is read by the rules alone.
@@ -151,7 +161,8 @@ def draft_from_extractions(
     Raises:
         InputError: the extractions are malformed or name a material outside the manifest.
     """
-    return draft_brief(manifest, kb, item, producer=ExtractedProducer(read_extractions(extractions)))
+    producer = ExtractedProducer(read_extractions(extractions), lang=lang)
+    return draft_brief(manifest, kb, item, producer=producer, lang=lang)
 
 
 def draft_from_objects(
@@ -161,15 +172,17 @@ def draft_from_objects(
     item: str | None = None,
     *,
     name: str = "agent",
+    lang: Lang = "zh",
 ) -> Brief:
     """Draft a brief from brief objects the caller made: ``{"increments": [...], "refreshes": [...],
     "contradictions": [...], "excluded": [...]}`` (model instances or their JSON dicts).
 
     Every object is recorded as made by ``name``, merged with the rules' facts, verified and finished
     like a model's. An ``excluded`` entry is the caller's verdict: the rules object of its subject
-    moves to the excluded list beside it.
+    moves to the excluded list beside it. ``lang``: as for ``draft_brief`` (the caller's own objects
+    stay as written).
     """
-    return draft_brief(manifest, kb, item, producer=SubmittedProducer(objects, name=name))
+    return draft_brief(manifest, kb, item, producer=SubmittedProducer(objects, name=name), lang=lang)
 
 
 def read_extractions(
@@ -281,7 +294,7 @@ def _merge_productions(primary: Production, rules: Production) -> Production:
     return primary
 
 
-def anchors_of(kb: KB, doc: KnowledgeDoc) -> list[Anchor]:
+def anchors_of(kb: KB, doc: KnowledgeDoc, say: Phrases | None = None) -> list[Anchor]:
     """Exactly the arXiv ids that appear in the materials, with their status in the document, and whether
     they may be cited: as the best-read item that cites them was read (``read.citing``). An id that may
     not be cited is listed with its reason, never dropped."""
@@ -299,7 +312,7 @@ def anchors_of(kb: KB, doc: KnowledgeDoc) -> list[Anchor]:
                 seen[arxiv].sources.append(m.path)
                 continue
             anchored = doc.anchored(arxiv)
-            ok, why = citable(how.get(arxiv), anchored)
+            ok, why = citable(how.get(arxiv), anchored, say)
             seen[arxiv] = Anchor(
                 key=arxiv,
                 arxiv=arxiv,
@@ -350,7 +363,7 @@ def _bare(line: str) -> str:
     return plain_title(plain_title(line).strip(" #-*|：:（）()·"))[:80]
 
 
-def candidates_of(kb: KB, doc: KnowledgeDoc) -> list[Candidate]:
+def candidates_of(kb: KB, doc: KnowledgeDoc, say: Phrases) -> list[Candidate]:
     out = []
     for m in kb.spot_checks:
         arxiv = str(m.front.get("arxiv") or "") or None
@@ -361,7 +374,7 @@ def candidates_of(kb: KB, doc: KnowledgeDoc) -> list[Candidate]:
                 title=card_title(m),
                 path=m.path,
                 status=status,
-                note=m.reason if m.status is not MaterialStatus.read else "抽查卡片，非清单材料，候选级",
+                note=m.reason if m.status is not MaterialStatus.read else say("candidate.note"),
             )
         )
     return out
@@ -394,10 +407,12 @@ def sources_of(kb: KB, production: Production) -> list[SourceEntry]:
     return out
 
 
-def actions_of(increments: list[Increment], contradictions: list[Contradiction]) -> tuple[list[Action], list[str]]:
+def actions_of(
+    increments: list[Increment], contradictions: list[Contradiction], say: Phrases
+) -> tuple[list[Action], list[str]]:
     actions = [
         Action(
-            text=f"{inc.section or '相关节'} 加一条 {inc.key}（只写要点与证据边界，不写不可引用的数字）",
+            text=say("action.add", section=inc.section or say("action.some_section"), key=inc.key),
             section=inc.section,
             keys=[inc.key],
         )
@@ -405,9 +420,7 @@ def actions_of(increments: list[Increment], contradictions: list[Contradiction])
     ]
     if len(increments) > ACTED_KEYS:
         rest = [inc.key for inc in increments[ACTED_KEYS:]]
-        actions.append(
-            Action(text=f"其余 {len(rest)} 条增量逐条见 §1，按同样方式各加一条（先核对是否同一事物）", keys=rest)
-        )
+        actions.append(Action(text=say("action.rest", n=len(rest)), keys=rest))
     registered = [
         c
         for c in contradictions
@@ -423,35 +436,34 @@ def actions_of(increments: list[Increment], contradictions: list[Contradiction])
     ]
     if registered:
         keys = list(dict.fromkeys(c.key for c in registered))
-        shown = "、".join(keys[:JUDGED_KEYS]) + (f" 等 {len(keys)} 项" if len(keys) > JUDGED_KEYS else "")
-        actions.append(Action(text="开放问题处登记采集/口径矛盾：" + shown, section=None, keys=keys))
-    do_not = [
-        "不引用任何标为不可引用的数字（厂商自述、搜索片段、摘要、截断或付费墙页面）。",
-        "不动活文档骨架；计数变化只刷新，不写成新观点。",
-        "不把不同模型、拓扑或计量口径的数字并列。",
-        "不为凑 arXiv 引用数回填任何未读原文的论文。",
-    ]
-    return actions, do_not
+        more = say("action.more_keys", n=len(keys)) if len(keys) > JUDGED_KEYS else ""
+        actions.append(Action(text=say("action.register", keys=say.join(keys[:JUDGED_KEYS]) + more), keys=keys))
+    return actions, [say(key) for key in DO_NOT]
 
 
-def judgement_of(brief: Brief) -> str:
+def judgement_of(brief: Brief, say: Phrases) -> str:
     """The one-line judgement, from the objects the brief holds (after verification: the accepted ones)."""
     materials = [s for s in brief.sources if s.role == "material"]
     read = sum(1 for s in materials if s.status is MaterialStatus.read)
     increments = brief.increments
     keys = [i.key for i in increments[:JUDGED_KEYS]]
-    more = f"等，另 {len(increments) - JUDGED_KEYS} 条见 §1" if len(increments) > JUDGED_KEYS else ""
-    return (
-        f"本批 {len(materials)} 份材料（读取 {read} 份，未扫描清单外文件）：实质增量 {len(increments)} 条"
-        + (f"（{'、'.join(keys)}{more}）" if increments else "")
-        + f"；复核后非新 {len(brief.refreshes)} 件；矛盾与待核实 {_lines(brief.contradictions)}；"
-        f"未采纳 {_lines(brief.excluded)}。"
+    more = say("judgement.more", n=len(increments) - JUDGED_KEYS) if len(increments) > JUDGED_KEYS else ""
+    return say(
+        "judgement.line",
+        materials=len(materials),
+        read=read,
+        increments=len(increments),
+        named=say("judgement.named", keys=say.join(keys), more=more) if increments else "",
+        refreshes=len(brief.refreshes),
+        contradictions=_lines(brief.contradictions, say),
+        excluded=_lines(brief.excluded, say),
     )
 
 
-def _lines(objects: Sequence[Contradiction | Excluded]) -> str:
+def _lines(objects: Sequence[Contradiction | Excluded], say: Phrases) -> str:
     items = sum(o.stands_for for o in objects)
-    return f"{len(objects)} 条" + (f"（成组登记，共 {items} 项）" if items != len(objects) else "")
+    grouped = say("judgement.grouped", items=items) if items != len(objects) else ""
+    return say("judgement.lines", n=len(objects)) + grouped
 
 
 def fell_back(producer: Producer) -> tuple[str, list[str]]:
@@ -468,24 +480,34 @@ def fell_back(producer: Producer) -> tuple[str, list[str]]:
 
 
 def first_pass_note(
-    kb: KB, backend: str, production: Production, fallback: tuple[str, Sequence[str]] = ("", ())
+    kb: KB,
+    backend: str,
+    production: Production,
+    fallback: tuple[str, Sequence[str]] = ("", ()),
+    say: Phrases | None = None,
 ) -> str:
     """The notice that the brief is (wholly or partly) the rules' draft, or "" when a reader read it all.
 
     A reader that fell back (``fallback``: why, and the materials it did not read) leaves those
     materials to the rules: when that is every material it would have asked about (those with text),
-    the content is the rules' alone.
+    the content is the rules' alone. ``say``: the brief's phrases (default: Chinese).
     """
+    say = say or phrases()
     if backend == "rules":
-        return FIRST_PASS_NOTE
+        return say("notice.first_pass")
     why, unread = fallback
     if not why:
         return ""
     asked = [m for m in kb.materials if m.status is MaterialStatus.read and m.text.strip()]
     if len(unread) >= len(asked):
-        return FALLBACK_NOTE.format(model=production.model or "-", why=why)
-    return PARTIAL_FALLBACK_NOTE.format(
-        model=production.model or "-", unread=len(unread), total=len(asked), why=why, paths="、".join(unread)
+        return say("notice.fallback", model=production.model or "-", why=why)
+    return say(
+        "notice.partial_fallback",
+        model=production.model or "-",
+        unread=len(unread),
+        total=len(asked),
+        why=why,
+        paths=say.join(unread),
     )
 
 
@@ -498,9 +520,12 @@ def assemble(
     refreshes: list[Refresh],
     *,
     fallback: tuple[str, Sequence[str]] = ("", ()),
+    say: Phrases | None = None,
 ) -> Brief:
     """The brief's objects as produced, unmerged and unverified; ``apply_verification`` finishes it.
-    ``fallback``: why the reader read some materials not at all, and which (``fell_back``)."""
+    ``fallback``: why the reader read some materials not at all, and which (``fell_back``); ``say``:
+    the brief's phrases (default: Chinese)."""
+    say = say or phrases()
     return Brief(
         header=Header(
             job=kb.manifest.job,
@@ -520,8 +545,8 @@ def assemble(
         increments=list(production.increments),
         refreshes=[*refreshes, *production.refreshes],
         contradictions=[*contradictions, *production.contradictions],
-        anchors=anchors_of(kb, doc),
-        candidates=candidates_of(kb, doc),
+        anchors=anchors_of(kb, doc, say),
+        candidates=candidates_of(kb, doc, say),
         excluded=list(production.excluded),
         sources=sources_of(kb, production),
         run=RunInfo(
@@ -530,45 +555,49 @@ def assemble(
             prompt_versions=production.prompt_versions,
             usage=production.usage,
             tool_version=__version__,
-            first_pass=first_pass_note(kb, backend, production, fallback),
+            first_pass=first_pass_note(kb, backend, production, fallback, say),
         ),
     )
 
 
-def finish(brief: Brief, verdicts: Sequence[Excluded] = ()) -> Brief:
+def finish(brief: Brief, verdicts: Sequence[Excluded], say: Phrases) -> Brief:
     """Merge what is named twice, make one object per subject across producers (a reader's
     ``verdicts`` move the rules object of their subject to the excluded list), group bulk
     registrations, then derive the judgement, actions and do-not list from what is left."""
     # a reader's object stands for its subject before the same key is merged (rules-only: unchanged)
-    increments, refreshes, excluded = unify(brief.increments, brief.refreshes, list(brief.excluded), verdicts)
+    increments, refreshes, excluded = unify(brief.increments, brief.refreshes, list(brief.excluded), verdicts, say)
     increments, refreshes = merge(increments), merge(refreshes)
-    contradictions = group_contradictions(merge(brief.contradictions))
-    actions, do_not = actions_of(increments, contradictions)
+    contradictions = group_contradictions(merge(brief.contradictions), say)
+    actions, do_not = actions_of(increments, contradictions, say)
     merged = brief.model_copy(
         update={
             "increments": increments,
             "refreshes": refreshes,
             "contradictions": contradictions,
-            "excluded": group_excluded(excluded),
+            "excluded": group_excluded(excluded, say),
             "actions": actions,
             "do_not": do_not,
         }
     )
-    return merged.model_copy(update={"judgement": judgement_of(merged)})
+    return merged.model_copy(update={"judgement": judgement_of(merged, say)})
 
 
-def apply_verification(brief: Brief, verifier: Verifier, verdicts: Sequence[Excluded] = ()) -> Brief:
+def apply_verification(
+    brief: Brief, verifier: Verifier, verdicts: Sequence[Excluded] = (), say: Phrases | None = None
+) -> Brief:
     """A claim that fails is repaired and listed; an object whose subject fails moves to ``rejected``
     with its reasons; nothing is dropped silently (``verify.disposition``).
 
     Each object is checked as its producer made it, before merging: a rejected model object never
     takes a rules object of the same key with it. Only accepted objects are merged, and the
-    judgement and actions are derived from them alone (``finish``).
+    judgement and actions are derived from them alone (``finish``). ``say``: the brief's phrases
+    (default: Chinese).
     """
+    say = say or phrases()
     report: Report = verifier.settle(brief)
     if report.clean or report.brief is None:
-        return finish(brief, verdicts)
+        return finish(brief, verdicts, say)
     settled = report.brief.model_copy(
         update={"rejected": [*brief.rejected, *report.rejected], "repairs": [*brief.repairs, *report.repairs]}
     )
-    return finish(settled, verdicts)
+    return finish(settled, verdicts, say)

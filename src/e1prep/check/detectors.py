@@ -1,7 +1,8 @@
 """Cross-document detectors: small pure functions over the materials and the living document.
 
 Each returns ``Contradiction`` or ``Refresh`` objects with sources, evidence levels, the numbers
-involved (as citations) and a suggested action. They run inside ``draft`` for every backend.
+involved (as citations) and a suggested action, worded in the brief's language (``say``). They run
+inside ``draft`` for every backend.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from ..brief.models import (
     Refresh,
     SourceRef,
 )
+from ..brief.phrases import Phrases, phrases
 from ..kb.knowledge import KnowledgeDoc
 from ..kb.loading import KB, Material, card_field_line, card_repo, card_section
 from ..read.identity import short_title
@@ -141,8 +143,9 @@ def _cards(kb: KB, kind: MaterialKind, with_spot: bool = False) -> Iterable[Mate
 # --- counts -------------------------------------------------------------------------------------
 
 
-def count_refresh(kb: KB, doc: KnowledgeDoc) -> Findings:
+def count_refresh(kb: KB, doc: KnowledgeDoc, say: Phrases | None = None) -> Findings:
     """A card whose repository the document already records: a refresh with old and new counts."""
+    say = say or phrases()
     refreshes = []
     for card in _cards(kb, MaterialKind.repo_card):
         repo = card_repo(card)
@@ -168,12 +171,16 @@ def count_refresh(kb: KB, doc: KnowledgeDoc) -> Findings:
             numbers.append(_cite(base.weekly, EvidenceLevel.card, doc.path, base.text, base.line))
         moved = _int(stars) != _int(base.stars) or (base.weekly is not None and _int(weekly) != _int(base.weekly))
         sec = doc.section_at(base.line)
-        where = sec.id if sec else "活文档"
-        summary = (
-            f"卡面 {stars} ⭐ / 周增 +{weekly}（{seen} 采集）；{where} 记 {base.stars} ⭐"
-            + (f" / 周增 {base.weekly}" if base.weekly else "")
-            + (f"（{base.date} 采集）" if base.date else "")
-            + ("。仅计数变化，按规则不算新观点。" if moved else "。逐项一致，零增量。")
+        summary = say(
+            "detect.counts",
+            stars=stars,
+            weekly=weekly,
+            seen=seen,
+            where=sec.id if sec else say("detect.document"),
+            old=base.stars,
+            old_weekly=say("detect.old_weekly", weekly=base.weekly) if base.weekly else "",
+            old_date=say("detect.old_date", date=base.date) if base.date else "",
+            verdict=say("detect.moved") if moved else say("detect.same"),
         )
         refreshes.append(
             Refresh(
@@ -188,13 +195,14 @@ def count_refresh(kb: KB, doc: KnowledgeDoc) -> Findings:
     return Findings([], refreshes)
 
 
-def _where(doc: KnowledgeDoc, line: int) -> str:
+def _where(doc: KnowledgeDoc, line: int, say: Phrases) -> str:
     sec = doc.section_at(line)
-    return sec.id if sec else "活文档"
+    return sec.id if sec else say("detect.document")
 
 
-def count_mismatch(kb: KB, doc: KnowledgeDoc) -> Findings:
+def count_mismatch(kb: KB, doc: KnowledgeDoc, say: Phrases | None = None) -> Findings:
     """The document records two different star counts for one repository of the batch."""
+    say = say or phrases()
     out = []
     for card in _cards(kb, MaterialKind.repo_card):
         repo = card_repo(card)
@@ -206,24 +214,25 @@ def count_mismatch(kb: KB, doc: KnowledgeDoc) -> Findings:
         line, quote = card_field_line(card, "stars")
         if card.front.get("stars") is not None:
             cites.append(_cite(str(card.front["stars"]), EvidenceLevel.card, card.path, quote, line))
-        places = "；".join(f"{_where(doc, c.line)} 记 {c.stars} ⭐" for c in counts)
+        places = say.join((say("detect.place", where=_where(doc, c.line, say), stars=c.stars) for c in counts), "semi")
         out.append(
             Contradiction(
                 key=display_name(doc, repo),
                 kind=ContradictionKind.count_mismatch,
                 sources=[card.path],
                 evidence=EvidenceLevel.card,
-                claim=f"{repo} 星数口径不一：{places}；卡片采集 {card.front.get('stars')} ⭐。",
-                detail="属采集漂移，不是新观点。",
-                action="登记矛盾，下一轮统一口径；本轮不改活文档。",
+                claim=say("detect.count_mismatch", repo=repo, places=places, stars=card.front.get("stars")),
+                detail=say("detect.count_mismatch_detail"),
+                action=say("detect.count_mismatch_action"),
                 numbers=cites,
             )
         )
     return Findings(out, [])
 
 
-def weekly_exceeds_total(kb: KB, doc: KnowledgeDoc) -> Findings:
+def weekly_exceeds_total(kb: KB, doc: KnowledgeDoc, say: Phrases | None = None) -> Findings:
     """A card whose weekly star growth is larger than its total star count."""
+    say = say or phrases()
     out = []
     for card in _cards(kb, MaterialKind.repo_card):
         stars, weekly = _int(card.front.get("stars", "")), _int(card.front.get("stars_weekly", ""))
@@ -237,8 +246,8 @@ def weekly_exceeds_total(kb: KB, doc: KnowledgeDoc) -> Findings:
                 kind=ContradictionKind.weekly_exceeds_total,
                 sources=[card.path],
                 evidence=EvidenceLevel.card,
-                claim=f"周增 +{weekly} 大于总星数 {stars}：采集值自相矛盾。",
-                action="不引用该卡计数，待下次采集复核。",
+                claim=say("detect.weekly", weekly=weekly, stars=stars),
+                action=say("detect.weekly_action"),
                 numbers=[
                     _cite(str(weekly), EvidenceLevel.card, card.path, wq, wl),
                     _cite(str(stars), EvidenceLevel.card, card.path, sq, sl),
@@ -263,8 +272,9 @@ def _where_item(material: Material, item: NoteItem) -> SourceRef:
     return SourceRef(path=material.path, url=item.url, line_start=item.line_start, line_end=item.line_end)
 
 
-def stale(kb: KB, doc: KnowledgeDoc) -> Findings:
+def stale(kb: KB, doc: KnowledgeDoc, say: Phrases | None = None) -> Findings:
     """An item whose own date is long before the batch (an old or reissued newsletter)."""
+    say = say or phrases()
     out = []
     batch_date = kb.date
     for material, item in _items(kb):
@@ -276,28 +286,32 @@ def stale(kb: KB, doc: KnowledgeDoc) -> Findings:
                 kind=ContradictionKind.stale,
                 sources=[material.path],
                 evidence=item.evidence,
-                claim=f"内容日期 {item.date}，远早于批次日期 {batch_date}：旧内容，不是本期资讯。",
-                action="不作增量；如需跟进，找最新一期再核。",
+                claim=say("detect.stale", date=item.date, batch=batch_date),
+                action=say("detect.stale_action"),
                 location=_where_item(material, item),
             )
         )
     return Findings(out, [])
 
 
-def not_quotable(kb: KB, doc: KnowledgeDoc, skip: Collection[tuple[str, int]] = ()) -> Findings:
+def not_quotable(
+    kb: KB, doc: KnowledgeDoc, say: Phrases | None = None, skip: Collection[tuple[str, int]] = ()
+) -> Findings:
     """Numbers read at a level that is not quotable, and summary-only leads, listed with their level.
 
     ``skip``: items (material, first line) excluded as off-topic, which register nothing here. The
     registrations are grouped as they are made, so a dump of ten thousand leads never sits in memory whole.
+    ``say``: the brief's phrases (default: Chinese).
     """
-    return Findings(group_contradictions(_not_quotable(kb, skip)), [])
+    say = say or phrases()
+    return Findings(group_contradictions(_not_quotable(kb, skip, say), say), [])
 
 
 #: the most restrictive level (no level is stricter: a group's line that holds it keeps it)
 _STRICTEST = min(RANK, key=RANK.__getitem__)
 
 
-def _not_quotable(kb: KB, skip: Collection[tuple[str, int]]) -> Iterator[Registration]:
+def _not_quotable(kb: KB, skip: Collection[tuple[str, int]], say: Phrases) -> Iterator[Registration]:
     made: dict[str, int] = {}  # registrations so far, per material
     floored: set[str] = set()  # materials whose line already holds the strictest level
     for material, item in _items(kb):
@@ -327,30 +341,36 @@ def _not_quotable(kb: KB, skip: Collection[tuple[str, int]]) -> Iterator[Registr
             ContradictionKind.not_quotable,
             (material.path,),
             evidence,
-            functools.partial(_not_quotable_line, material, item, key, evidence, found),
+            functools.partial(_not_quotable_line, material, item, key, evidence, found, say),
         )
 
 
 def _not_quotable_line(
-    material: Material, item: NoteItem, key: str, evidence: EvidenceLevel, found: list[_Unquotable] | None
+    material: Material,
+    item: NoteItem,
+    key: str,
+    evidence: EvidenceLevel,
+    found: list[_Unquotable] | None,
+    say: Phrases | None = None,
 ) -> Contradiction:
+    say = say or phrases()
     found = _unquotable_numbers(item) if found is None else found
     cites = [_cite(u.text, u.level, material.path, u.quote, u.line) for u in found]
-    levels = sorted({c.evidence.label for c in cites} or {item.evidence.label})
-    numbers_text = "、".join(dict.fromkeys(c.text for c in cites))
+    levels = sorted({say.level(c.evidence) for c in cites} or {say.level(item.evidence)})
+    numbers_text = say.join(dict.fromkeys(c.text for c in cites))
     return Contradiction(
         key=key,
         kind=ContradictionKind.not_quotable,
         sources=[material.path],
         evidence=evidence,
         claim=(
-            f"数字 {numbers_text} 的证据等级为{'/'.join(levels)}，不可引用。"
+            say("detect.unquotable", numbers=numbers_text, levels=say.join(levels, "levels"))
             if cites
-            else f"{item.evidence.label}级线索，无正文：不作结论。"
+            else say("detect.lead", level=say.level(item.evidence))
         )
-        + (f"原文不可读（{item.access_blocked}）。" if item.access_blocked else "")
-        + (f"只读到一部分：{item.reading.truncated}。" if _cut_only(item) else ""),
-        action="只作待核查线索，不写入活文档正文。",
+        + (say("detect.blocked_too", why=item.access_blocked) if item.access_blocked else "")
+        + (say("detect.cut_only", part=item.reading.truncated) if _cut_only(item) else ""),
+        action=say("detect.unquotable_action"),
         location=_where_item(material, item),
         numbers=cites,
     )
@@ -409,11 +429,12 @@ def _unquotable_numbers(item: NoteItem) -> list[_Unquotable]:
     return found
 
 
-def access_blocked(kb: KB, doc: KnowledgeDoc) -> Findings:
+def access_blocked(kb: KB, doc: KnowledgeDoc, say: Phrases | None = None) -> Findings:
     """An item the note says could not be read (login wall, paywall, 403, truncated).
 
     Its numbers, if any, are listed by ``not_quotable`` as well; a summary-only lead is registered there.
     """
+    say = say or phrases()
     out = []
     for material, item in _items(kb):
         if not item.access_blocked or item.evidence in (EvidenceLevel.verified, EvidenceLevel.summary):
@@ -424,8 +445,8 @@ def access_blocked(kb: KB, doc: KnowledgeDoc) -> Findings:
                 kind=ContradictionKind.access_blocked,
                 sources=[material.path],
                 evidence=item.evidence,
-                claim=f"原文不可读（{item.access_blocked}）：其中任何说法都不是结论。",
-                action="不重试也不引用；有权限时再读原文。",
+                claim=say("detect.blocked", why=item.access_blocked),
+                action=say("detect.blocked_action"),
                 location=_where_item(material, item),
             )
         )
@@ -452,8 +473,9 @@ def _baseline_versions(doc: KnowledgeDoc) -> dict[str, tuple[int, int]]:
     return {k: max(v) for k, v in found.items()}
 
 
-def version_mismatch(kb: KB, doc: KnowledgeDoc) -> Findings:
+def version_mismatch(kb: KB, doc: KnowledgeDoc, say: Phrases | None = None) -> Findings:
     """A material ties a capability to a version a minor or major step away from the document's."""
+    say = say or phrases()
     baseline = _baseline_versions(doc)
     out: list[Contradiction] = []
     if not baseline:  # nothing to differ from
@@ -478,11 +500,8 @@ def version_mismatch(kb: KB, doc: KnowledgeDoc) -> Findings:
                         kind=ContradictionKind.version_mismatch,
                         sources=[material.path],
                         evidence=item.evidence,
-                        claim=(
-                            f"材料把说法挂在 {m.group(0)} 上，活文档基线为 {m.group(1)} {base[0]}.{base[1]}："
-                            "版本不同，不能并列。"
-                        ),
-                        action="引用时标明版本；不据此改写基线结论。",
+                        claim=say("detect.version", said=m.group(0), name=m.group(1), version=f"{base[0]}.{base[1]}"),
+                        action=say("detect.version_action"),
                         location=SourceRef(path=material.path, line_start=line, line_end=line, quote=block.strip()),
                     )
                 )
@@ -517,8 +536,9 @@ def _line_with(text: str, token: str) -> str:
     return next((line for line in text.split("\n") if token in line), text.split("\n")[0])
 
 
-def bilingual_mismatch(kb: KB, doc: KnowledgeDoc) -> Findings:
+def bilingual_mismatch(kb: KB, doc: KnowledgeDoc, say: Phrases | None = None) -> Findings:
     """A card whose English and Chinese summaries give different numbers or baselines."""
+    say = say or phrases()
     out = []
     for card in _cards(kb, MaterialKind.repo_card):
         en = card_section(card.body, ("Summary", "Description", "English"))
@@ -540,17 +560,17 @@ def bilingual_mismatch(kb: KB, doc: KnowledgeDoc) -> Findings:
         ]
         parts = []
         if base_differs:
-            parts.append(f"英文基线 {'/'.join(sorted(en_b))} vs 中文基线 {'/'.join(sorted(zh_b))}")
+            parts.append(say("detect.bilingual_baselines", en="/".join(sorted(en_b)), zh="/".join(sorted(zh_b))))
         if nums_differ:
-            parts.append(f"英文 {'、'.join(sorted(en_r))} vs 中文 {'、'.join(sorted(zh_r))}")
+            parts.append(say("detect.bilingual_numbers", en=say.join(sorted(en_r)), zh=say.join(sorted(zh_r))))
         out.append(
             Contradiction(
                 key=card_repo(card).split("/")[-1],
                 kind=ContradictionKind.bilingual_mismatch,
                 sources=[card.path],
                 evidence=EvidenceLevel.vendor,
-                claim="卡片中英两语不一致：" + "；".join(parts) + "。",
-                action="引用时必须标基线，不得混用两个口径。",
+                claim=say("detect.bilingual", parts=say.join(parts, "semi")),
+                action=say("detect.bilingual_action"),
                 numbers=cites,
             )
         )
@@ -561,8 +581,9 @@ _SURVEY = re.compile(r"\b(survey|review|overview)\b|综述|梳理|必读", re.I)
 _METHOD = re.compile(r"\b(we propose|method|train|agent|introduce)\b|提出|训练", re.I)
 
 
-def card_sections_mismatch(kb: KB, doc: KnowledgeDoc) -> Findings:
+def card_sections_mismatch(kb: KB, doc: KnowledgeDoc, say: Phrases | None = None) -> Findings:
     """A paper card whose TLDR and reusable-information sections describe different works."""
+    say = say or phrases()
     out = []
     for card in _cards(kb, MaterialKind.paper_card, with_spot=True):
         tldr = card_section(card.body, ("TLDR", "TL;DR"))
@@ -580,17 +601,15 @@ def card_sections_mismatch(kb: KB, doc: KnowledgeDoc) -> Findings:
         if not kind_clash and overlap >= CARD_SECTIONS_MIN_OVERLAP:
             continue
         arxiv = str(card.front.get("arxiv") or "")
-        why = "TLDR 与「可复用信息」几乎无共同词项" + ("；一块写方法、一块写综述" if kind_clash else "")
+        why = say("detect.sections_apart") + (say("detect.sections_kinds") if kind_clash else "")
         out.append(
             Contradiction(
                 key=str(card.front.get("title") or arxiv or card.path).split(":")[0],
                 kind=ContradictionKind.card_sections_mismatch,
                 sources=[card.path],
                 evidence=EvidenceLevel.card,
-                claim=f"arXiv:{arxiv} 卡片两块内容疑似不同源（{why}），属采集串档。"
-                if arxiv
-                else f"卡片两块内容疑似不同源（{why}）。",
-                action="读原文之前不得引用该卡任何结论或数据。",
+                claim=say("detect.sections_arxiv", arxiv=arxiv, why=why) if arxiv else say("detect.sections", why=why),
+                action=say("detect.sections_action"),
             )
         )
     return Findings(out, [])
@@ -628,8 +647,9 @@ def _first_hit_per_line(rx: re.Pattern[str], text: str) -> Iterator[tuple[int, s
         yield line_no, text[text.rfind("\n", 0, at) + 1 : end if end >= 0 else len(text)], hit
 
 
-def injection_suspected(kb: KB, doc: KnowledgeDoc) -> Findings:
+def injection_suspected(kb: KB, doc: KnowledgeDoc, say: Phrases | None = None) -> Findings:
     """Text in a material that reads like an instruction to a model: registered, never obeyed."""
+    say = say or phrases()
     out = []
     for m in kb.materials:
         if m.status is not MaterialStatus.read:
@@ -641,15 +661,15 @@ def injection_suspected(kb: KB, doc: KnowledgeDoc) -> Findings:
                     kind=ContradictionKind.injection_suspected,
                     sources=[m.path],
                     evidence=EvidenceLevel.unverified,
-                    claim=f"材料中有一行含疑似对模型的指令（「{hit.group(0)}」，行号见 location）：按数据处理。",
-                    action="人工查看该行来源；其内容不改变任何证据等级。",
+                    claim=say("detect.injection", hit=hit.group(0)),
+                    action=say("detect.injection_action"),
                     location=SourceRef(path=m.path, line_start=n, line_end=n, quote=line.strip()[:300]),
                 )
             )
     return Findings(out, [])
 
 
-DETECTORS: tuple[Callable[[KB, KnowledgeDoc], Findings], ...] = (
+DETECTORS: tuple[Callable[[KB, KnowledgeDoc, Phrases | None], Findings], ...] = (
     count_refresh,
     count_mismatch,
     weekly_exceeds_total,
@@ -663,13 +683,17 @@ DETECTORS: tuple[Callable[[KB, KnowledgeDoc], Findings], ...] = (
 )
 
 
-def detect_all(kb: KB, doc: KnowledgeDoc, off_topic: Collection[tuple[str, int]] = ()) -> Findings:
+def detect_all(
+    kb: KB, doc: KnowledgeDoc, off_topic: Collection[tuple[str, int]] = (), say: Phrases | None = None
+) -> Findings:
     """Every detector's findings. ``off_topic``: items (material, first line) the brief excludes as
-    off-topic; they register no not-quotable numbers (a page that could not be opened is still said)."""
+    off-topic; they register no not-quotable numbers (a page that could not be opened is still said).
+    ``say``: the brief's phrases (default: Chinese)."""
+    say = say or phrases()
     contradictions: list[Contradiction] = []
     refreshes: list[Refresh] = []
     for detector in DETECTORS:
-        found = not_quotable(kb, doc, off_topic) if detector is not_quotable else detector(kb, doc)
+        found = not_quotable(kb, doc, say, off_topic) if detector is not_quotable else detector(kb, doc, say)
         contradictions += found.contradictions
         refreshes += found.refreshes
     return Findings(contradictions, refreshes)

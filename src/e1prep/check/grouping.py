@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Generic, NamedTuple, Protocol, TypeVar
 
 from ..brief.models import Contradiction, ContradictionKind, EvidenceLevel, Excluded
+from ..brief.phrases import Phrases, phrases
 from ..read.markers import strictest
 
 #: this many items of one kind from one material (or more) become one grouped line (the golden
@@ -31,16 +32,21 @@ def _reason_kind(reason: str) -> str:
 
     Remembered for a few hundred reasons: a dump's excluded items repeat a handful of them.
     """
-    return re.sub(r"\s+", " ", _DETAIL.sub("", reason)).strip(" ，,")
+    return _SPACE_BEFORE.sub(r"\1", re.sub(r"\s+", " ", _DETAIL.sub("", reason))).strip(" ，,")
 
 
-def _examples(keys: list[str]) -> str:
-    shown = "、".join(keys[:GROUP_EXAMPLES])
-    return shown + ("等" if len(keys) > GROUP_EXAMPLES else "")
+#: a space left before a punctuation mark where a detail was taken out (``summary only (…): a lead``)
+_SPACE_BEFORE = re.compile(r" ([,:;.])")
 
 
-def group_excluded(excluded: list[Excluded]) -> list[Excluded]:
-    """Items excluded from one material for one reason become one line once there are ``GROUP_MIN``."""
+def _examples(keys: list[str], say: Phrases) -> str:
+    return say.join(keys[:GROUP_EXAMPLES]) + (say("group.more") if len(keys) > GROUP_EXAMPLES else "")
+
+
+def group_excluded(excluded: list[Excluded], say: Phrases | None = None) -> list[Excluded]:
+    """Items excluded from one material for one reason become one line once there are ``GROUP_MIN``.
+    ``say``: the brief's phrases (default: Chinese)."""
+    say = say or phrases()
     buckets: dict[tuple[tuple[str, ...], str], list[Excluded]] = {}
     for e in excluded:
         buckets.setdefault((tuple(e.sources), _reason_kind(e.reason)), []).append(e)
@@ -49,16 +55,19 @@ def group_excluded(excluded: list[Excluded]) -> list[Excluded]:
         if len(entries) < GROUP_MIN or any(e.members for e in entries):
             out += entries
             continue
-        out.append(_excluded_group(sources, why, [e.key for e in entries], strictest(*(e.evidence for e in entries))))
+        level = strictest(*(e.evidence for e in entries))
+        out.append(_excluded_group(sources, why, [e.key for e in entries], level, say))
     return out
 
 
-def _excluded_group(sources: tuple[str, ...], why: str, keys: list[str], evidence: EvidenceLevel) -> Excluded:
+def _excluded_group(
+    sources: tuple[str, ...], why: str, keys: list[str], evidence: EvidenceLevel, say: Phrases
+) -> Excluded:
     return Excluded(
         key=keys[0],
         sources=list(sources),
         evidence=evidence,
-        reason=f"{why}：本材料 {len(keys)} 条同因未采纳（例如 {_examples(keys)}）",
+        reason=say("group.excluded", why=why, n=len(keys), examples=_examples(keys, say)),
         members=keys,
     )
 
@@ -114,9 +123,11 @@ class ExclusionGroups:
 
     A bucket (material, reason kind) that reaches ``GROUP_MIN`` keeps only every key and the
     strictest level, so ten thousand excluded items of a dump never sit in memory as objects.
+    ``say``: the brief's phrases (default: Chinese).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, say: Phrases | None = None) -> None:
+        self.say = say or phrases()
         self._buckets: dict[tuple[tuple[str, ...], str], _Bucket[_Exclusion]] = {}
 
     def add(self, key: str, sources: list[str], evidence: EvidenceLevel, reason: str, url: str | None = None) -> None:
@@ -127,7 +138,7 @@ class ExclusionGroups:
         out: list[Excluded] = []
         for (sources, why), bucket in self._buckets.items():
             if bucket.grouped and bucket.evidence is not None:
-                out.append(_excluded_group(sources, why, bucket.keys, bucket.evidence))
+                out.append(_excluded_group(sources, why, bucket.keys, bucket.evidence, self.say))
                 continue
             out += [
                 Excluded(key=e.key, sources=list(e.sources), evidence=e.evidence, reason=e.reason, url=e.url)
@@ -171,20 +182,20 @@ class Registration(NamedTuple):
         return c
 
 
-def _registration_lines(bucket: _Bucket[Contradiction | Registration]) -> list[Contradiction]:
+def _registration_lines(bucket: _Bucket[Contradiction | Registration], say: Phrases) -> list[Contradiction]:
     """A bucket's registrations one by one, or, once it is a group, one line naming them all."""
     held = [c.build() if isinstance(c, Registration) else c for c in bucket.held]
     if not bucket.grouped:
         return held
     first = held[0]
-    shown = _examples(list(dict.fromkeys(bucket.keys)))
+    shown = _examples(list(dict.fromkeys(bucket.keys)), say)
     return [
         Contradiction(
             key=first.key,
             kind=first.kind,
             sources=list(first.sources),
             evidence=bucket.evidence or first.evidence,
-            claim=f"本材料同类登记 {len(bucket.keys)} 条（例如 {shown}）：{first.claim}",
+            claim=say("group.registered", n=len(bucket.keys), examples=shown, claim=first.claim),
             action=first.action,
             numbers=first.numbers,
             producer=first.producer,
@@ -193,15 +204,18 @@ def _registration_lines(bucket: _Bucket[Contradiction | Registration]) -> list[C
     ]
 
 
-def group_contradictions(contradictions: Iterable[Contradiction | Registration]) -> list[Contradiction]:
+def group_contradictions(
+    contradictions: Iterable[Contradiction | Registration], say: Phrases | None = None
+) -> list[Contradiction]:
     """Registrations of one kind in one material become one line once there are ``GROUP_MIN``.
 
     The group keeps every item's key (``members``); its key is the first item's, and its claim
     names the count and a few examples. Cross-document findings (counts, cards) are never grouped.
     Registrations may come one at a time (a generator): a bucket that has become a group holds
     only its first registration, so bulk never sits in memory whole; a ``Registration`` is built
-    only if it is shown.
+    only if it is shown. ``say``: the brief's phrases (default: Chinese).
     """
+    say = say or phrases()
     buckets: dict[tuple[ContradictionKind, tuple[str, ...]], _Bucket[Contradiction | Registration]] = {}
     order: list[Contradiction | tuple[ContradictionKind, tuple[str, ...]]] = []
     for c in contradictions:
@@ -217,5 +231,5 @@ def group_contradictions(contradictions: Iterable[Contradiction | Registration])
         buckets[k].add(c)
     result: list[Contradiction] = []
     for entry in order:
-        result += [entry] if isinstance(entry, Contradiction) else _registration_lines(buckets[entry])
+        result += [entry] if isinstance(entry, Contradiction) else _registration_lines(buckets[entry], say)
     return result

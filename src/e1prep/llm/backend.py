@@ -33,6 +33,7 @@ from ..brief.models import (
     SourceRef,
     Usage,
 )
+from ..brief.phrases import Lang, Phrases, phrases
 from ..errors import ConfigError
 from ..kb.knowledge import KnowledgeDoc
 from ..kb.loading import KB, Material
@@ -131,9 +132,16 @@ def _url_for(name: str, material: Material, chunk: Chunk) -> str | None:
 
 
 def to_objects(
-    extraction: MaterialExtraction, material: Material, chunk: Chunk, doc: KnowledgeDoc, production: Production
+    extraction: MaterialExtraction,
+    material: Material,
+    chunk: Chunk,
+    doc: KnowledgeDoc,
+    production: Production,
+    say: Phrases | None = None,
 ) -> None:
-    """Append the objects of one chunk's extraction to ``production``; code adds hits, URLs and sections."""
+    """Append the objects of one chunk's extraction to ``production``; code adds hits, URLs and sections.
+    ``say``: the brief's phrases (default: Chinese)."""
+    say = say or phrases()
     for item in said_once(extraction.items):
         name = item.name.strip()
         if not name:
@@ -165,7 +173,7 @@ def to_objects(
                     evidence=level,
                     points=[point] if point else [],
                     doc_hits=hits,
-                    section=suggested_section(item.section, doc, point, name),
+                    section=suggested_section(item.section, doc, point, name, say),
                     numbers=numbers,
                     producer="llm",
                 )
@@ -190,7 +198,7 @@ def to_objects(
                     sources=source,
                     evidence=level,
                     claim=item.conflict.strip(),
-                    action="check against the original before editing the living document",
+                    action=say("reader.v1_conflict_action"),
                     location=SourceRef(path=material.path, quote=quote),
                     numbers=numbers,
                     producer="llm",
@@ -209,7 +217,8 @@ class LLMProducer:
     """Extract objects from every read material with a model behind an OpenAI-compatible API.
 
     ``settings`` default to ``load_settings()``; the keyword arguments override single fields
-    (the CLI's ``--concurrency``, ``--no-cache``, ``--cache-dir``).
+    (the CLI's ``--concurrency``, ``--no-cache``, ``--cache-dir``). ``lang``: the language of the
+    sentences it adds to what the model said (``draft_brief``'s ``lang``).
     """
 
     name = "llm"
@@ -223,7 +232,10 @@ class LLMProducer:
         use_cache: bool | None = None,
         cache_dir: Path | None = None,
         temperature: float | None = None,
+        lang: Lang = "zh",
     ) -> None:
+        self.say: Phrases = phrases(lang)
+        self.lang: Lang = self.say.lang
         base = settings if settings is not None else load_settings()
         overrides: dict[str, object] = {}
         for key, value in (
@@ -437,9 +449,9 @@ class LLMProducer:
             chunks = chunk_material(material, self.settings.chunk_chars)
             for chunk, extraction in zip(chunks, outcome.extractions, strict=True):
                 if isinstance(extraction, Extraction):
-                    add_extraction(extraction, material, doc, production, self.name)
+                    add_extraction(extraction, material, doc, production, self.name, self.say)
                 else:
-                    to_objects(extraction, material, chunk, doc, production)
+                    to_objects(extraction, material, chunk, doc, production, self.say)
             if cache is not None and not outcome.cached and not self._store(cache, material, outcome):
                 cache = None
         usage.failures = len(production.failures)

@@ -33,6 +33,7 @@ from ..brief.models import (
     Refresh,
     SourceRef,
 )
+from ..brief.phrases import Lang, Phrases, phrases
 from ..errors import InputError
 from ..kb.knowledge import KnowledgeDoc
 from ..kb.loading import KB, Material
@@ -46,9 +47,8 @@ M = TypeVar("M", bound=BaseModel)
 
 _SECTION_ID = re.compile(r"§\s*\d+(?:\.\d+)*")
 
-#: what an excluded entry says for each verdict (the reader's reason follows)
-VERDICT_LABELS = {"lead": "待核查线索", "stale": "旧内容", "off_topic": "非本主题", "not_an_item": "不是条目"}
-CONFLICT_ACTION = "登记；核对原文后再改活文档"
+#: what an excluded entry says for each verdict (the reader's reason follows): ``data/phrases.toml`` ``[reader]``
+VERDICTS = ("lead", "stale", "off_topic", "not_an_item")
 
 
 def section_id(raw: str, doc: KnowledgeDoc) -> str | None:
@@ -60,10 +60,10 @@ def section_id(raw: str, doc: KnowledgeDoc) -> str | None:
     return sid if any(s.id == sid for s in doc.sections) else None
 
 
-def suggested_section(raw: str, doc: KnowledgeDoc, text: str, name: str) -> str | None:
+def suggested_section(raw: str, doc: KnowledgeDoc, text: str, name: str, say: Phrases | None = None) -> str | None:
     """建议归入: the reader's section when the document has it; else the section ``text`` routes to, or the
     line that says none matches well (``e1prep.produce.routing``): never a default, never one it lacks."""
-    return section_id(raw, doc) or route(doc, text, name, [name]).field
+    return section_id(raw, doc) or route(doc, text, name, [name]).said(say or phrases())
 
 
 def item_url(item: ExtractedItem, material: Material) -> str | None:
@@ -130,15 +130,17 @@ def _spaced(text: str) -> str:
     return " ".join(text.split())
 
 
-def _relation(item: ExtractedItem) -> str:
+def _relation(item: ExtractedItem, say: Phrases) -> str:
     note = item.relation.note.strip()
     if item.kind == "update" and item.reason.strip() and item.reason.strip() not in note:
-        return "；".join(x for x in (note, f"新事实：{item.reason.strip()}") if x)
+        return say.join((x for x in (note, say("reader.new_fact", fact=item.reason.strip())) if x), "semi")
     return note
 
 
-def add_item(item: ExtractedItem, material: Material, doc: KnowledgeDoc, out: Production, producer: str) -> None:
-    """Append the objects one extracted item stands for to ``out``."""
+def add_item(
+    item: ExtractedItem, material: Material, doc: KnowledgeDoc, out: Production, producer: str, say: Phrases
+) -> None:
+    """Append the objects one extracted item stands for to ``out``, worded in the brief's language (``say``)."""
     name = " ".join(item.name.split())
     if not name:
         return
@@ -154,13 +156,13 @@ def add_item(item: ExtractedItem, material: Material, doc: KnowledgeDoc, out: Pr
     url = url or next(iter(bare), None)
     hits = [doc.search(name)]
     points = [p.strip() for p in item.points if p.strip() and not url_only(p)]
-    relation = _relation(item)
+    relation = _relation(item, say)
     # the sections the reader says already touch the item are hints among its words
     said = "\n".join([*points, relation, *item.boundary, *item.relation.sections])
     # the reader's section when the document has it, else one its relation names, else routed
-    section = suggested_section(item.section, doc, said, name) if section_id(item.section, doc) else None
+    section = suggested_section(item.section, doc, said, name, say) if section_id(item.section, doc) else None
     section = section or next((sid for raw in item.relation.sections if (sid := section_id(raw, doc))), None)
-    section = section or suggested_section("", doc, said, name)
+    section = section or suggested_section("", doc, said, name, say)
     summary = item.reason.strip() or item.relation.note.strip() or (points[0] if points else "")
     # what the reader says of the document, with the document's numbers cited to it
     numbers += document_citations([relation if item.kind in ("new", "update") else summary], doc, numbers)
@@ -197,8 +199,16 @@ def add_item(item: ExtractedItem, material: Material, doc: KnowledgeDoc, out: Pr
             )
         )
     else:
-        reason = VERDICT_LABELS[item.kind] + (f"：{item.reason.strip()}" if item.reason.strip() else "")
-        verdict = Excluded(key=name, sources=[path], evidence=level, reason=f"{reason}（{producer} 判定）", url=url)
+        verdict_label = say(f"reader.{item.kind}")
+        why = item.reason.strip()
+        reason = say("reader.verdict_why", verdict=verdict_label, why=why) if why else verdict_label
+        verdict = Excluded(
+            key=name,
+            sources=[path],
+            evidence=level,
+            reason=say("reader.verdict", reason=reason, producer=producer),
+            url=url,
+        )
         out.verdicts.append(verdict)
     for conflict in item.conflicts:
         claim = conflict.claim.strip()
@@ -212,7 +222,7 @@ def add_item(item: ExtractedItem, material: Material, doc: KnowledgeDoc, out: Pr
                 evidence=level,
                 claim=claim,
                 detail=conflict.detail.strip(),
-                action=CONFLICT_ACTION,
+                action=say("reader.conflict_action"),
                 location=SourceRef(path=path, url=url, quote=conflict.quote.strip() or None),
                 numbers=cited,
                 producer=producer,
@@ -226,11 +236,18 @@ def said_once(items: Iterable[M]) -> list[M]:
 
 
 def add_extraction(
-    extraction: Extraction, material: Material, doc: KnowledgeDoc, out: Production, producer: str
+    extraction: Extraction,
+    material: Material,
+    doc: KnowledgeDoc,
+    out: Production,
+    producer: str,
+    say: Phrases | None = None,
 ) -> None:
-    """Append the objects of one material's (or one chunk's) extraction; an item said twice counts once."""
+    """Append the objects of one material's (or one chunk's) extraction; an item said twice counts once.
+    ``say``: the brief's phrases (default: Chinese)."""
+    say = say or phrases()
     for item in said_once(extraction.items):
-        add_item(item, material, doc, out, producer)
+        add_item(item, material, doc, out, producer, say)
 
 
 class ExtractedProducer:
@@ -238,10 +255,15 @@ class ExtractedProducer:
 
     ``extractions`` maps a material path of the manifest to its extraction. A path the manifest
     does not hold is an ``InputError`` (scope is exactly the manifest); a material with no
-    extraction is left to the rules, which run under every backend.
+    extraction is left to the rules, which run under every backend. ``lang``: the language of the
+    sentences it adds (a verdict's reason, a conflict's action); the readers' own words stay as written.
     """
 
-    def __init__(self, extractions: ExtractionSet | Mapping[str, Extraction], *, name: str | None = None) -> None:
+    def __init__(
+        self, extractions: ExtractionSet | Mapping[str, Extraction], *, name: str | None = None, lang: Lang = "zh"
+    ) -> None:
+        self.say: Phrases = phrases(lang)
+        self.lang: Lang = self.say.lang
         if isinstance(extractions, ExtractionSet):
             self.extractions = dict(extractions.materials)
             self.name = name or extractions.origin.kind
@@ -262,7 +284,7 @@ class ExtractedProducer:
             if material.status is not MaterialStatus.read:
                 log.warning("%s: %s, its extraction is not used", path, material.status.value)
                 continue
-            add_extraction(extraction, material, doc, out, self.name)
+            add_extraction(extraction, material, doc, out, self.name, self.say)
         missing = [m.path for m in kb.materials if m.status is MaterialStatus.read and m.path not in self.extractions]
         if missing:
             log.info(

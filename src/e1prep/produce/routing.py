@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
+from ..brief.phrases import Phrases, phrases
 from ..kb.knowledge import KnowledgeDoc, Section, arxiv_ids
 from ..read import markers
 from ..text.lexicon import lexicon
@@ -42,8 +43,8 @@ NAME_WEIGHT = 3.0
 FLOOR = 0.05
 #: ... and its score beats the runner-up's by this factor
 MARGIN = 1.1
-#: what the brief says when no section clearly wins (the candidates follow)
-UNDECIDED = "待定（无明显匹配章节）"
+#: what the brief says when no section clearly wins, in Chinese (``data/phrases.toml`` ``[route]``)
+UNDECIDED = phrases()("route.undecided")
 
 #: a Latin word of lowercased text: letters and digits (a hyphen or underscore splits: ``kv-cache`` is
 #: ``kv`` + ``cache``)
@@ -75,13 +76,17 @@ class Route:
 
     @property
     def field(self) -> str | None:
-        """The increment's ``section``: the § id, or the undecided line with its candidates (None when the
-        item shares nothing with any section: there is no candidate to name)."""
+        """The increment's ``section`` in a Chinese brief (``said``)."""
+        return self.said(phrases())
+
+    def said(self, say: Phrases) -> str | None:
+        """The increment's ``section``: the § id, or the undecided line with its candidates in the brief's
+        language (None when the item shares nothing with any section: there is no candidate to name)."""
         if self.section is not None:
             return self.section
         if not self.candidates:
             return None
-        return f"{UNDECIDED[:-1]}；候选 {'、'.join(self.candidates)}）"
+        return say("route.with_candidates", candidates=say.join(self.candidates))
 
 
 def routed_id(section: str | None) -> str | None:

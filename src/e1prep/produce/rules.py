@@ -23,6 +23,7 @@ from ..brief.models import (
     Refresh,
     SourceRef,
 )
+from ..brief.phrases import Lang, Phrases, phrases
 from ..check.detectors import display_name, doc_counts
 from ..check.grouping import ExclusionGroups
 from ..kb.knowledge import KnowledgeDoc
@@ -92,9 +93,10 @@ class SectionIndex:
                 return m.group(0)
         return None
 
-    def suggest(self, text: str, title: str = "", names: Iterable[str] = ()) -> str | None:
-        """建议归入: the section that clearly matches the item, or the undecided line naming the candidates."""
-        return route(self.doc, text, title, names).field
+    def suggest(self, text: str, title: str = "", names: Iterable[str] = (), say: Phrases | None = None) -> str | None:
+        """建议归入: the section that clearly matches the item, or the undecided line naming the candidates
+        (in the brief's language ``say``, default Chinese)."""
+        return route(self.doc, text, title, names).said(say or phrases())
 
     def overlap(self, text: str) -> float:
         bag = term_set(text)
@@ -129,14 +131,18 @@ def _citations(
 
 
 class RulesProducer:
-    """The embedded default backend."""
+    """The embedded default backend; ``lang``: the language of the sentences it writes (``say``)."""
 
     name = "rules"
+
+    def __init__(self, lang: Lang = "zh") -> None:
+        self.say: Phrases = phrases(lang)
+        self.lang: Lang = self.say.lang
 
     def produce(self, kb: KB, doc: KnowledgeDoc) -> Production:
         index = SectionIndex.build(doc)
         out = Production()
-        excluded = ExclusionGroups()  # a dump's excluded items are grouped as they come, not held as objects
+        excluded = ExclusionGroups(self.say)  # a dump's excluded items are grouped as they come, not held as objects
         batch_date = kb.date  # read from the manifest once, not once per item
         for material in kb.materials:
             if material.status is not MaterialStatus.read:
@@ -163,12 +169,13 @@ class RulesProducer:
         out: Production,
         excluded: ExclusionGroups,
     ) -> None:
+        say = self.say
         if item.duplicate_of is not None:
             excluded.add(
                 _short_title(item) or f"{material.path}#{item.index}",
                 [material.path],
                 item.evidence,
-                f"与本材料前文一条逐字相同（第 {item.duplicate_of} 条），只计一次",
+                say("rules.duplicate", n=item.duplicate_of),
                 item.url,
             )
             return
@@ -184,22 +191,26 @@ class RulesProducer:
         known = ident is not None and ident.known(item.evidence, vendor_read)
         excluded_reason = None
         if stale:
-            excluded_reason = f"内容日期 {item.date}，远早于批次日期（旧刊/旧内容），不作增量"
+            excluded_reason = say("rules.stale", date=item.date)
         elif known:
             pass
         elif item.group and (remark := off_topic(item.group)):
             # filed by the note under another topic: the whole group is another document's, whatever its level
-            excluded_reason = f"笔记把它归在另一主题下（「{item.group[:60]}」：「{remark}」），不作增量"
+            excluded_reason = say("rules.other_topic", group=item.group[:60], remark=remark)
             out.off_topic.add((material.path, item.line_start))
         elif low:
-            excluded_reason = f"{item.evidence.label}（{item.remark or '无核查说明'}），列为待核查线索，不作增量"
+            excluded_reason = say(
+                "rules.lead",
+                level=say.level(item.evidence),
+                remark=say.remark(item.reading.deciding) or say("rules.no_remark"),
+            )
         elif not _has_substance(item):
-            excluded_reason = "只有标题和链接，没有写出具体内容（能力、发布、测量或设计），列为线索，不作增量"
+            excluded_reason = say("rules.no_substance")
         elif remark := off_topic(item.text):
-            excluded_reason = f"笔记自述与本主题无关（「{remark}」），不作增量"
+            excluded_reason = say("rules.said_off_topic", remark=remark)
             out.off_topic.add((material.path, item.line_start))
         elif index.overlap(item.text) < MIN_TOPIC_OVERLAP and not index.names_entity(item.text):
-            excluded_reason = "与活文档主题词几乎不重合，判为非本主题"
+            excluded_reason = say("rules.off_topic")
             out.off_topic.add((material.path, item.line_start))
         if excluded_reason:
             excluded.add(
@@ -215,23 +226,22 @@ class RulesProducer:
             # a known subject with a version the document has not recorded, and a new thing: an update in
             # place (new names alone do not make one: on the all-known golden day every recheck names some)
             inc = self._increment(material, item, key, hits, index)
-            fact = f"{key} 活文档已收；本条的版本 {version} 活文档未记（新事实）。"
+            fact = say("rules.new_version", key=key, version=version)
             out.increments.append(inc.model_copy(update={"kind": "update", "relation": fact}))
             return
         if known:
             where = sorted({s for h in hits for s in h.sections})
-            summary = (
-                f"{key}：活文档已收"
-                + (f"（{'、'.join(where)}）" if where else "")
-                + ("，同一 URL 已在文档中" if url_known else "")
-                + (f"，arXiv:{anchored} 已是锚点" if anchored else "")
-                + "；本轮不构成增量。"
+            summary = say(
+                "rules.known",
+                key=key,
+                where=say("rules.known_where", sections=say.join(where)) if where else "",
+                url=say("rules.known_url") if url_known else "",
+                anchor=say("rules.known_anchor", arxiv=anchored) if anchored else "",
+                # a release that moves only the number: the refresh names it
+                verdict=say("rules.version_only", version=version) if version is not None else say("rules.not_new"),
             )
-            if version is not None:  # a release that moves only the number: the refresh names it
+            if version is not None:
                 key = f"{key} {version}"
-                summary = summary.replace(
-                    "；本轮不构成增量。", f"；本条的版本 {version} 活文档未记，只是版本推进，本轮不构成增量。"
-                )
             out.refreshes.append(
                 Refresh(key=key, sources=[material.path], evidence=item.evidence, summary=summary, doc_hits=hits)
             )
@@ -248,7 +258,7 @@ class RulesProducer:
             first = _strip_bullet(block.strip().split("\n")[0])
             if _META_PREFIX.match(first):
                 continue
-            text = _point_text(block)
+            text = _point_text(block, self.say)
             if not text or url_only(text):  # a URL alone is no key point: it stays the item's URL
                 continue
             tokens = quantities(text)
@@ -259,26 +269,28 @@ class RulesProducer:
             if _BOUNDARY_PREFIX.match(first):
                 boundary.append(text)
             elif cited and not level.quotable:
-                boundary.append(f"{text}（{level.label}，数字不可引用）")
+                boundary.append(self.say("rules.unquotable", text=text, level=self.say.level(level)))
             else:
                 points.append(text)
         numbers += [
             c.model_copy(update={"source": c.source.model_copy(update={"quote": None})})
             for c in cite_numbers(item.title, item.evidence, material, "", item.line_start)
         ]
-        rel = "；".join(f"活文档全文检索「{h.term}」{h.hits} 命中" for h in hits[:3])
+        say = self.say
+        rel = say.join((say("rules.hits", term=h.term, hits=h.hits) for h in hits[:3]), "semi")
+        said = say.remark(item.reading.deciding)  # ``item.remark``, in the brief's language
+        remark = say("rules.remark_note", remark=said) if said else say("rules.no_remark_note")
         return Increment(
             key=key,
             title=item.title,
             sources=[material.path],
             url=item.url,
             evidence=item.evidence,
-            evidence_note=f"笔记自述「{item.remark}」，本轮未开原网页复核" if item.remark else "笔记无核查说明",
+            evidence_note=remark,
             points=points,
-            relation=rel
-            + ("——是新条目，不是既有条目的复述。" if any(h.term == key and h.hits == 0 for h in hits) else ""),
+            relation=rel + (say("rules.is_new") if any(h.term == key and h.hits == 0 for h in hits) else ""),
             doc_hits=hits[:3],
-            section=index.suggest(item.text, item.title, [key]),
+            section=index.suggest(item.text, item.title, [key], say),
             boundary=boundary,
             numbers=numbers,
         )
@@ -288,6 +300,7 @@ class RulesProducer:
     def _repo_card(
         self, material: Material, doc: KnowledgeDoc, index: SectionIndex, out: Production, excluded: ExclusionGroups
     ) -> None:
+        say = self.say
         repo = card_repo(material)
         short = repo.split("/")[-1]
         hits = [doc.search(repo), doc.search(short)]
@@ -301,9 +314,11 @@ class RulesProducer:
                         key=display_name(doc, repo),
                         sources=[material.path],
                         evidence=EvidenceLevel.card,
-                        summary=f"{repo}：活文档已收"
-                        + (f"（{'、'.join(where)}）" if where else "")
-                        + "，未记计数；卡片重采不构成新观点。",
+                        summary=say(
+                            "rules.card_known",
+                            repo=repo,
+                            where=say("rules.known_where", sections=say.join(where)) if where else "",
+                        ),
                         doc_hits=hits,
                     )
                 )
@@ -315,9 +330,9 @@ class RulesProducer:
         )
         reason = None
         if index.overlap(about) < MIN_TOPIC_OVERLAP and not index.names_entity(about):
-            reason = "卡片内容与活文档主题词几乎不重合，判为非本主题，不作增量"
+            reason = say("rules.card_off_topic")
         elif index_only(material.body) or short.lower().startswith("awesome"):
-            reason = "资源索引/汇总列表，不含新的技术内容，不作增量"
+            reason = say("rules.index_only")
         if reason:
             url = str(material.front.get("url") or "") or None
             excluded.add(short, [material.path], EvidenceLevel.card, reason, url)
@@ -327,7 +342,7 @@ class RulesProducer:
         numbers: list[NumberCitation] = []
         if stars is not None:
             seen = material.front.get("last_seen") or material.front.get("first_seen") or ""
-            boundary.append(f"卡片采集：{stars} ⭐ / 周增 +{weekly or 0}（{seen} 采集，计数不作结论）")
+            boundary.append(say("rules.card_counts", stars=stars, weekly=weekly or 0, seen=seen))
             for field in ("stars", "stars_weekly"):
                 value = material.front.get(field)
                 if value is not None:
@@ -336,18 +351,18 @@ class RulesProducer:
                 numbers.append(_card_citation(material, "stars_weekly", 0, quote=False))
         stats, first = _stats_and_summary(summary)
         if stats:  # the card's own counts (``⭐ 1,204 stars · 61 forks``): collected, not the project's claim
-            boundary.append(f"{stats}（卡片采集，计数不作结论）")
+            boundary.append(say("rules.card_numbers", point=stats))
             numbers += _citations(card_counts(stats), EvidenceLevel.card, material, stats, None)
         points = [first] if first else []
         point_numbers = [c for p in points for c in _card_or_vendor(p, material)]
         if point_numbers:
             claimed = any(c.evidence is EvidenceLevel.vendor for c in point_numbers)
-            boundary.append(f"{points[0]}（{'仓库自述，数字不可引用' if claimed else '卡片采集，计数不作结论'}）")
+            boundary.append(say("rules.repo_numbers" if claimed else "rules.card_numbers", point=points[0]))
             numbers += point_numbers
             points = []
         elif points and markers.find(points[0], markers.LOWERING_KINDS):
             # the card says part of its own summary is a claim (``the author's own claim``): not a finding
-            boundary.append(f"{points[0]}（仓库自述，未经核实）")
+            boundary.append(say("rules.repo_claim", point=points[0]))
             points = []
         out.increments.append(
             Increment(
@@ -356,11 +371,11 @@ class RulesProducer:
                 sources=[material.path],
                 url=str(material.front.get("url") or "") or None,
                 evidence=EvidenceLevel.card,
-                evidence_note="repo_card 采集元数据；仓库本身本轮未打开",
+                evidence_note=say("rules.repo_note"),
                 points=points,
-                relation="；".join(f"活文档全文检索「{h.term}」{h.hits} 命中" for h in hits),
+                relation=say.join((say("rules.hits", term=h.term, hits=h.hits) for h in hits), "semi"),
                 doc_hits=hits,
-                section=index.suggest(material.body, repo + " " + summary.partition("\n")[0], [short]),
+                section=index.suggest(material.body, repo + " " + summary.partition("\n")[0], [short], say),
                 boundary=boundary,
                 numbers=numbers,
             )
@@ -369,14 +384,15 @@ class RulesProducer:
     def _paper_card(self, material: Material, doc: KnowledgeDoc, out: Production, excluded: ExclusionGroups) -> None:
         arxiv = str(material.front.get("arxiv") or "")
         title = card_title(material) or arxiv or material.path
+        say = self.say
         if arxiv and doc.anchored(arxiv):
-            where = "、".join(doc.anchors[arxiv]) or "附录"
+            where = say.join(doc.anchors[arxiv]) or say("rules.appendix")
             out.refreshes.append(
                 Refresh(
                     key=title,
                     sources=[material.path],
                     evidence=EvidenceLevel.card,
-                    summary=f"arXiv:{arxiv} 已是活文档锚点（{where}）；卡片刷新不构成新观点。",
+                    summary=say("rules.anchored", arxiv=arxiv, where=where),
                 )
             )
             return
@@ -384,7 +400,7 @@ class RulesProducer:
             title,
             [material.path],
             EvidenceLevel.summary,
-            "paper_card 只有 TLDR/摘要级信息，未读原文：列为候选，不作增量",
+            say("rules.paper_card"),
         )
 
 
@@ -503,14 +519,17 @@ def _strip_bullet(line: str) -> str:
     return _BULLET_LEAD.sub("", line).strip()
 
 
-def _point_text(block: str) -> str:
+def _point_text(block: str, say: Phrases | None = None) -> str:
+    """A block as one key point: bullet and bold marks gone, a Markdown link written out (``say``: the
+    brief's phrases, default Chinese)."""
     if "\n" in block:
         head, *rest = block.split("\n")
         text = " ".join(x for x in (_strip_bullet(head), *(ln.strip() for ln in rest)) if x)
     else:  # most blocks are one line
         text = _strip_bullet(block)
     if "](" in text:  # every link holds it
-        text = MD_LINK.sub(r"\1（\2）", text)
+        link = (say or phrases()).table["punct.link"]
+        text = MD_LINK.sub(lambda m: link.format(text=m.group(1), url=m.group(2)), text)
     return text.replace("**", "").strip()
 
 

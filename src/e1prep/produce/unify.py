@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, Self, TypeVar
 
 from ..brief.models import Excluded, Increment, NumberCitation, Refresh, field_or
+from ..brief.phrases import Phrases, phrases
 from ..kb.knowledge import arxiv_ids
 from ..text.naming import github_ref, norm_name
 
@@ -114,14 +115,20 @@ def _absorb(target: Readable | Excluded, other: Readable | Excluded) -> Readable
 
 
 def unify(
-    increments: list[Increment], refreshes: list[Refresh], excluded: list[Excluded], verdicts: Sequence[Excluded] = ()
+    increments: list[Increment],
+    refreshes: list[Refresh],
+    excluded: list[Excluded],
+    verdicts: Sequence[Excluded] = (),
+    say: Phrases | None = None,
 ) -> tuple[list[Increment], list[Refresh], list[Excluded]]:
-    """One object per subject across producers (see the module's docstring); rules-only input is unchanged."""
+    """One object per subject across producers (see the module's docstring); rules-only input is unchanged.
+    ``say``: the brief's phrases, for what unifying adds to a reason (default: Chinese)."""
     readers: list[Readable | Excluded] = [o for o in increments if o.producer != RULES]
     readers += [o for o in refreshes if o.producer != RULES]
     readers += list(verdicts)
     if not readers:
         return increments, refreshes, excluded
+    say = say or phrases()
     place = {id(o): n for n, o in enumerate(readers)}
     stands: dict[int, Readable | Excluded] = dict(enumerate(readers))
     read_as: dict[int, set[str]] = {}
@@ -138,17 +145,18 @@ def unify(
                 continue
             reader = stands[match]
             if isinstance(obj, Excluded) and isinstance(reader, Increment):
-                stands[match] = _against_exclusion(reader, obj)
+                stands[match] = _against_exclusion(reader, obj, say)
                 absorbed.add(id(obj))
                 continue
             stands[match] = _absorb(reader, obj)
-            read_as.setdefault(match, set()).add(_READ_AS[type(obj).__name__])
+            read_as.setdefault(match, set()).add(say(_READ_AS[type(obj).__name__]))
             absorbed.add(id(obj))
             find.learn(obj, match)
     out_exc = [e for e in excluded if id(e) not in absorbed]
     for n, obj in stands.items():
         if isinstance(obj, Excluded) and isinstance(readers[n], Excluded) and id(readers[n]) not in absorbed:
-            reason = f"{obj.reason}；规则曾读作{'、'.join(sorted(read_as[n]))}" if n in read_as else obj.reason
+            kinds = say.join(sorted(read_as.get(n, ())))
+            reason = say("reader.rules_read_as", reason=obj.reason, kinds=kinds) if n in read_as else obj.reason
             out_exc.append(obj.model_copy(update={"reason": reason}))
     out_exc += [o for n, o in stands.items() if isinstance(o, Excluded) and isinstance(readers[n], Increment)]
     out_inc: list[Increment] = []
@@ -177,7 +185,7 @@ def _said_twice(readers: list[Readable | Excluded], stands: dict[int, Readable |
     return absorbed
 
 
-def _against_exclusion(reader: Increment, rules: Excluded) -> Increment | Excluded:
+def _against_exclusion(reader: Increment, rules: Excluded, say: Phrases) -> Increment | Excluded:
     """A reader's increment of a subject the rules excluded for what its material states (its date, how
     far it was read, its note's verdict). The reader overrules the rules only with the material's own
     words for its level (``evidence_note``, kept only when the material holds it verbatim); the rules'
@@ -185,9 +193,9 @@ def _against_exclusion(reader: Increment, rules: Excluded) -> Increment | Exclud
     the reader named as proposer."""
     sources = list(dict.fromkeys([*reader.sources, *rules.sources]))
     if reader.evidence_note.strip():
-        boundary = [*reader.boundary, f"规则读作未采纳：{rules.reason}"]
+        boundary = [*reader.boundary, say("reader.rules_excluded", reason=rules.reason)]
         return reader.model_copy(update={"sources": sources, "boundary": boundary})
-    reason = f"{rules.reason}（{reader.producer} 提为增量，未举材料原话；以材料自述为准）"
+    reason = say("reader.unquoted", reason=rules.reason, producer=reader.producer)
     return Excluded(key=reader.key, sources=sources, evidence=reader.evidence, reason=reason, url=reader.url)
 
 
@@ -246,4 +254,5 @@ class _Finder:
         return found.pop() if len(found) == 1 else None
 
 
-_READ_AS = {"Increment": "增量", "Refresh": "复核", "Excluded": "未采纳"}
+#: what the rules had read a subject as, by class (``data/phrases.toml`` ``[reader]``)
+_READ_AS = {"Increment": "reader.as_increment", "Refresh": "reader.as_refresh", "Excluded": "reader.as_excluded"}

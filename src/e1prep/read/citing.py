@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..brief.models import EvidenceLevel, MaterialKind, MaterialStatus
+from ..brief.phrases import Phrases, phrases
 from ..kb.knowledge import arxiv_ids
 from ..kb.loading import Material
 from .markers import RANK
@@ -60,12 +61,14 @@ def citing(materials: Iterable[Material]) -> dict[str, Citing]:
     return out
 
 
-def citable(how: Citing | None, anchored: bool) -> tuple[bool, str]:
-    """(may the id be cited?, why not): anchored already, or cited by an item at a citing level."""
+def citable(how: Citing | None, anchored: bool, say: Phrases | None = None) -> tuple[bool, str]:
+    """(may the id be cited?, why not, in the brief's language ``say``, default Chinese): anchored already,
+    or cited by an item at a citing level."""
     if anchored:
         return True, ""
     if how is not None and how.level in CITING_LEVELS:
         return True, ""
     level = how.level if how is not None else EvidenceLevel.unverified
-    blocked = f"（{how.blocked}）" if how is not None and how.blocked else ""
-    return False, f"仅见于{level.label}级材料{blocked}，论文原文未读：不可引用，今晚不入档"
+    say = say or phrases()
+    blocked = say("rules.known_where", sections=how.blocked) if how is not None and how.blocked else ""
+    return False, say("citing.not_citable", level=say.level(level), blocked=blocked)

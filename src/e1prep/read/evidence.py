@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..brief.models import EvidenceLevel
+from ..brief.phrases import Phrase
 from ..text import visible
 from ..text.lexicon import lexicon
 from ..text.regexgate import guarded
@@ -221,7 +222,7 @@ def _own_reads(body: str, hits: list[Hit]) -> tuple[list[Hit], list[str]]:
         if negated(body, h, hits):
             refused.append(_context(body, h))
         elif in_quotes(body, h.start):
-            refused.append(f"「{h.marker.text}」（引述）")
+            refused.append(Phrase("remark.quoted", word=h.marker.text))
         else:
             positives.append(h)
     return positives, refused
@@ -238,15 +239,15 @@ def _claim_hedge(body: str, h: Hit, positives: list[Hit]) -> bool:
 
 
 def _context(body: str, h: Hit) -> str:
-    return f"（被否定）{h.marker.text}"
+    return Phrase("remark.negated", word=h.marker.text)
 
 
 def _symbols(body: str, legend: dict[str, Statement]) -> list[Statement]:
     out = []
     for sym in legend_symbols(body, legend):
         st = legend[sym]
-        said = "、".join(st.words) or st.text[:30]  # the legend's deciding words, not its whole sentence
-        words = [f"{sym}（图例：{said}）"]
+        said = tuple(st.words) or (st.text[:30],)  # the legend's deciding words, not its whole sentence
+        words: list[str] = [Phrase("remark.legend", symbol=sym, words=said)]
         out.append(Statement(st.level, words, st.understood, st.positive, st.blocked, sym, truncated=st.truncated))
     return out
 
@@ -469,6 +470,10 @@ class _Remarks:
     not_understood: list[str] = field(default_factory=list)
 
 
+#: the label a table's check cell is read under, as a remark line of its own (the line has no match)
+_CELL_LABEL = "核查："
+
+
 def _remark_statements(
     remark_lines: list[tuple[str, re.Match[str] | None]], ctx: NoteContext, said: _Remarks
 ) -> list[Statement]:
@@ -479,7 +484,13 @@ def _remark_statements(
         weak = m is not None and m.group("label").lower() in _WEAK_LABELS
         if not st.understood or (not st.words and not weak):
             said.not_understood.append(ln.strip())
-            statements.append(Statement(EvidenceLevel.unverified, [f"未能理解的核查说明「{ln.strip()[:40]}」"]))
+            # a check cell is said as the cell (its label is the reader's own)
+            word = (
+                Phrase("remark.cell_not_understood", cell=ln.strip()[len(_CELL_LABEL) : 40])
+                if m is None
+                else Phrase("remark.not_understood", line=ln.strip()[:40])
+            )
+            statements.append(Statement(EvidenceLevel.unverified, [word]))
         elif st.words:
             statements.append(st)
             said.read.append(ln.strip())
@@ -495,7 +506,7 @@ def _whole_text_statements(lines: list[str], ctx: NoteContext, said: _Remarks) -
         return []  # no remark at all: nothing to understand
     if not st.understood:
         said.not_understood.append(whole.strip()[:200])
-        return [Statement(EvidenceLevel.unverified, ["未能理解的核查符号"])]
+        return [Statement(EvidenceLevel.unverified, [Phrase("remark.unknown_symbol")])]
     if st.words:
         said.read.append(whole.strip()[:200])
         return [st]
@@ -521,7 +532,7 @@ def read_item(
     said = _Remarks()
     marked: list[tuple[str, re.Match[str] | None]] = []
     if check_cell is not None and check_cell.strip():
-        remark_lines: list[tuple[str, re.Match[str] | None]] = [(f"核查：{check_cell.strip()}", None)]
+        remark_lines: list[tuple[str, re.Match[str] | None]] = [(f"{_CELL_LABEL}{check_cell.strip()}", None)]
         lines = [ln.replace(check_cell, " ", 1) for ln in lines]
     else:  # each line is matched once: its match tells both the remark lines and the rest
         marked = [(ln, remark_line(ln)) for ln in lines]

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from ..brief.models import EvidenceLevel
+from ..brief.phrases import Phrase
 from ..kb.knowledge import arxiv_ids
 from ..kb.loading import Material
 from ..text.lexicon import lexicon
@@ -189,7 +190,10 @@ def read_evidence(
                 reading,
                 reader_level=reading.level,
                 level=EvidenceLevel.partial,
-                deciding=(*reading.deciding, f"「{word}」" if word else "（条目内无本人的全文已读表述）"),
+                deciding=(
+                    *reading.deciding,
+                    Phrase("remark.lowering", word=word) if word else Phrase("remark.no_full_read"),
+                ),
             )
     return reading
 

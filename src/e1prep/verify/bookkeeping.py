@@ -1,8 +1,8 @@
 """The brief's own bookkeeping, which is not a claim and needs no grounding.
 
 Source paths and material keys, card field names in any case, section ids, evidence labels, the
-tool's vocabulary and the team's stage names (``data/writing.toml`` ``[bookkeeping]``): a brief
-names them to say where a claim comes from, not to claim anything.
+tool's vocabulary (the compounds of ``data/phrases.toml``) and the team's stage names
+(``data/writing.toml`` ``[bookkeeping]``): a brief names them to say where a claim comes from, not to claim anything.
 """
 
 from __future__ import annotations
@@ -10,10 +10,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..brief.models import EVIDENCE_LABELS, ContradictionKind, EvidenceLevel, MaterialKind
+from ..brief.models import EVIDENCE_LABELS, EVIDENCE_LABELS_EN, ContradictionKind, EvidenceLevel, MaterialKind
+from ..brief.phrases import tool_words
 from ..kb.knowledge import KnowledgeDoc
 from ..kb.loading import KB
 from ..text.lexicon import lexicon
+
+#: a word joined inside (``full-text``, ``e.g``, ``paper_card``)
+_COMPOUND = re.compile(r"\w[\-_./]\w")
 
 
 @dataclass
@@ -29,7 +33,10 @@ class Bookkeeping:
         lex = lexicon()
         words = {w.casefold() for w in lex.bookkeeping}
         words |= {k.value for k in (*EvidenceLevel, *MaterialKind, *ContradictionKind)}
-        words |= set(EVIDENCE_LABELS.values())
+        words |= set(EVIDENCE_LABELS.values()) | {w.casefold() for w in EVIDENCE_LABELS_EN.values()}
+        # the compounds of the sentences e1prep itself writes (``full-text``, ``mix-up``) name nothing; its
+        # plain words are not taken: a capitalised word a reader wrote is still a name to ground
+        words |= {w.casefold() for w in tool_words() if _COMPOUND.search(w)}
         for m in (*kb.materials, *kb.spot_checks):
             words.add(m.path.casefold())
             for name in m.front:

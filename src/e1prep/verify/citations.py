@@ -140,7 +140,7 @@ class Citations(Grounding):
                     path=path,
                     rule="evidence-overstated",
                     text=cite.text,
-                    reason=f"its line in {cite.source.path} is {actual.value} ({actual.label}), "
+                    reason=f"its line in {cite.source.path} is {actual.value} ({self.say.level(actual)}), "
                     f"but the citation says {cite.evidence.value}, quotable={cite.quotable}",
                     level=actual,
                 )
@@ -254,7 +254,7 @@ class Citations(Grounding):
                 rule="evidence-overstated",
                 text=obj.evidence.value,
                 reason=f"its item in {worst[0].material} (line {worst[0].line_start}) is {worst[1].value} "
-                f"({worst[1].label}) by the plain rule",
+                f"({self.say.level(worst[1])}) by the plain rule",
                 level=worst[1],
             )
         ]

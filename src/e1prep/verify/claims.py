@@ -32,6 +32,8 @@ _HIT_CLAIM = re.compile(r"「([^「」]{1,200})」\s*=?\s*(\d+)\s*命中|(\S{1,2
 #: its first alternative alone: without an ``=`` the second cannot match, and it costs a scan of up
 #: to 200 characters from every place of the text
 _HIT_CLAIM_QUOTED = re.compile(r"「([^「」]{1,200})」\s*=?\s*(\d+)\s*命中")
+#: the same claim as an English brief writes it (``data/phrases.toml`` ``rules.hits``): ``"name": N hits``
+_HIT_CLAIM_EN = re.compile(r'"([^"\n]{1,200})"\s*:\s*(\d+)\s+hits?\b')
 _NOT_FOUND = re.compile(r"「([^「」]{1,200})」\s*(?:未命中|零命中|无命中)")
 #: the end of a range of sections (``§2.1–2.4``): not a quantity
 _SECTION_RANGE = re.compile(r"§\s*\d+(?:\.\d+)*\s*[-–~]\s*(\d+(?:\.\d+)*)")
@@ -61,10 +63,11 @@ def _large(text: str) -> bool:
 
 
 def _hit_claim_matches(text: str) -> Iterator[re.Match[str]]:
-    """The ``name N 命中`` claims of a text (``_HIT_CLAIM``'s matches, found as cheaply as can be)."""
-    if "命中" not in text:
-        return iter(())
-    return (_HIT_CLAIM if "=" in text else _HIT_CLAIM_QUOTED).finditer(text)
+    """The ``name N 命中`` (``"name": N hits``) claims of a text, found as cheaply as can be."""
+    if "命中" in text:
+        yield from (_HIT_CLAIM if "=" in text else _HIT_CLAIM_QUOTED).finditer(text)
+    if "hit" in text:
+        yield from _HIT_CLAIM_EN.finditer(text)
 
 
 def _spans_of(text: str, names: list[str]) -> list[tuple[int, int]]:

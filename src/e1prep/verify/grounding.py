@@ -19,6 +19,7 @@ from ..brief.models import (
     SourceRef,
     Violation,
 )
+from ..brief.phrases import Phrases, phrases
 from ..kb.knowledge import KnowledgeDoc, arxiv_ids
 from ..kb.loading import KB
 from ..read.notes import URL_RE
@@ -140,9 +141,11 @@ def _squash(text: str) -> str:
 class Grounding:
     """The verifier's view of one batch: its read materials, the living document, and the lookups on them."""
 
-    def __init__(self, kb: KB, doc: KnowledgeDoc) -> None:
+    def __init__(self, kb: KB, doc: KnowledgeDoc, say: Phrases | None = None) -> None:
         self.kb = kb
         self.doc = doc
+        #: the brief's phrases: a reason names a level with its label in the brief's language (default: Chinese)
+        self.say = say or phrases()
         self.facts: dict[str, MaterialFacts] = {}
         for m in (*kb.materials, *kb.spot_checks, kb.knowledge_material):
             if m.status is MaterialStatus.read:
