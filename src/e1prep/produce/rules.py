@@ -32,6 +32,7 @@ from ..read import markers
 from ..read.identity import identify, may_be_known_as_a_lead
 from ..read.notes import MD_LINK, NoteItem, blocks, index_only, is_stale, line_evidence, note_items, off_topic
 from ..read.numbers import NumberToken, parse_value, quantities
+from ..read.quotes import quote_of
 from ..text.lexicon import lexicon
 from ..text.textindex import term_set, terms
 from .producer import Production
@@ -124,15 +125,18 @@ def cite_numbers(
 def _citations(
     tokens: list[NumberToken], level: EvidenceLevel, material: Material, quote: str, line: int | None
 ) -> list[NumberCitation]:
+    first: dict[tuple[str, str | None], NumberToken] = {}
+    for tok in tokens:  # a number repeated in one text is cited once, at its first place
+        first.setdefault((tok.text, tok.unit), tok)
     out = []
-    for tok in tokens:
+    for tok in first.values():
         out.append(
             NumberCitation(
                 text=tok.text,
                 value=parse_value(tok.text),
                 unit=tok.unit,
                 evidence=level,
-                source=SourceRef(path=material.path, line_start=line, line_end=line, quote=quote.strip()),
+                source=SourceRef(path=material.path, line_start=line, line_end=line, quote=quote_of(quote, tok)),
                 quotable=level.quotable,
             )
         )
