@@ -27,7 +27,7 @@ from ..text.lexicon import lexicon
 from ..text.regexgate import guarded
 from .bookkeeping import Bookkeeping
 from .facts import MaterialFacts, filed, packed
-from .indexes import Carried, Cited
+from .indexes import Carried, Cited, NumberMemo
 from .values import date_of
 
 #: name-like words: compounds joined by - _ . / (``nvidia_flake8_2019``, ``recursive-oss/rec``),
@@ -169,6 +169,8 @@ class Grounding:
         self._hits: dict[str, int] = {}
         self._squashed_doc: str | None = None
         self._items_memo: dict[tuple[int, str], list[int]] = {}
+        #: what each number cited or written in the brief carries, for this verification
+        self.numbers = NumberMemo()
         #: the ungrounded names of a text read against some grounds (a batch repeats its sentences)
         self._ungrounded: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {}
         #: what a text's check found (rule, words, reason), by the text, its object's sources and citations
