@@ -9,6 +9,7 @@ import json
 import math
 import re
 import shutil
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,6 +23,8 @@ from conftest import EXAMPLE
 from e1prep.brief.models import EvidenceLevel
 from e1prep.kb.loading import load_kb
 from e1prep.pipeline import draft_brief, living_document
+from e1prep.read import markers
+from e1prep.read.numbers import scan
 from e1prep.verify import citations as citations_module
 from e1prep.verify import claims as claims_module
 from e1prep.verify import facts as facts_module
@@ -261,3 +264,39 @@ def test_each_number_is_worked_out_once_per_verification_whatever_a_process_cach
         )
     assert verifier.verify(brief).clean
     assert len(computed) >= 300 and len(computed) == len(set(computed))
+
+
+def _held_by_a_number(text: str, start: int, end: int) -> bool:
+    """The specification of ``markers._part_of_a_number``: the first token of the text that holds the
+    status code decides (a count with a unit or a price, an identifier other than a bare status)."""
+    for tok in scan(text):
+        if tok.start <= start and end <= tok.end:
+            if tok.kind == "quantity":
+                return tok.type == "money" or (tok.type == "count" and bool(tok.unit))
+            return re.fullmatch(r"(?:HTTP\s?)?\d{3}", tok.text, re.I) is None
+    return False
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["返回 ", "404", "HTTP 429", " 篇", "#", "503", " ms", "issue ", "第 ", " 期", "¥", "，", "v1.", "x"]
+        ),
+        max_size=12,
+    )
+)
+def test_a_status_code_is_looked_up_among_its_text_s_numbers(parts: list[str]) -> None:
+    text = "".join(parts)
+    for m in re.finditer(r"\d{3}", text):
+        hit = markers.Hit(m.start(), m.end(), None)  # type: ignore[arg-type]
+        assert markers._part_of_a_number(text, hit) == _held_by_a_number(text, m.start(), m.end())
+
+
+def test_an_item_of_many_status_codes_is_read_in_linear_time() -> None:
+    """Each ``404`` of an item walked every number of the item: 8,000 lines took 4.8 s (2,000: 0.35 s)."""
+    text = "".join(f"- 指标 {k}：返回 404，吞吐 {k}%\n" for k in range(8_000))
+    t0 = time.perf_counter()
+    hits = markers.find(text)
+    assert time.perf_counter() - t0 < 2.0
+    assert len(hits) >= 8_000
