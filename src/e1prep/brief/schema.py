@@ -15,6 +15,7 @@ from ..errors import InputError
 from .extraction import ExtractionSet
 from .golden import GoldenCase
 from .models import Brief
+from .schemacheck import Check, compile_schema
 
 SCHEMAS: dict[str, type[BaseModel]] = {
     "brief.schema.json": Brief,
@@ -75,8 +76,19 @@ def _brief_validator() -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(_published("brief.schema.json"))
 
 
+@lru_cache(maxsize=1)
+def _brief_check() -> Check | None:
+    return compile_schema(_published("brief.schema.json"))
+
+
 def validate_brief_json(data: Any, *, where: str = "brief") -> None:
-    """Validate against the published brief schema; ``InputError`` names the first problem."""
+    """Validate against the published brief schema; ``InputError`` names the first problem.
+
+    The compiled check answers whether it is valid in one pass (``schemacheck``); ``jsonschema`` is asked
+    only when it says no (or the schema is not one it compiles), for the problem to name."""
+    check = _brief_check()
+    if check is not None and check(data):
+        return
     error = jsonschema.exceptions.best_match(_brief_validator().iter_errors(data))
     if error is not None:
         loc = "/".join(str(p) for p in error.absolute_path) or "(top level)"

@@ -31,6 +31,7 @@ from ..read.identity import short_title
 from ..read.markers import RANK
 from ..read.notes import NoteItem, blocks, is_stale, line_evidence, note_items
 from ..read.numbers import parse_value, quantities
+from ..read.quotes import QUOTE_WHOLE_MAX, quote_around
 from ..text.regexgate import guarded
 from ..text.textindex import terms
 from .grouping import GROUP_MIN, Registration, group_contradictions
@@ -355,9 +356,13 @@ def _not_quotable_line(
 ) -> Contradiction:
     say = say or phrases()
     found = _unquotable_numbers(item) if found is None else found
-    cites = [_cite(u.text, u.level, material.path, u.quote, u.line) for u in found]
-    levels = sorted({say.level(c.evidence) for c in cites} or {say.level(item.evidence)})
-    numbers_text = say.join(dict.fromkeys(c.text for c in cites))
+    # a registration names its item's first numbers, and says there are more: the item's lines (its
+    # location) hold them all, and a dump of a hundred thousand numbers is not copied into the brief
+    cites = [_cite(u.text, u.level, material.path, u.quote, u.line) for u in found[:NOT_QUOTABLE_SHOWN]]
+    levels = sorted({say.level(u.level) for u in found} or {say.level(item.evidence)})
+    numbers_text = say.join(dict.fromkeys(c.text for c in cites)) + (
+        say("punct.more") if len(found) > len(cites) else ""
+    )
     return Contradiction(
         key=key,
         kind=ContradictionKind.not_quotable,
@@ -379,6 +384,10 @@ def _not_quotable_line(
 def _cut_only(item: NoteItem) -> bool:
     """The page was cut off (the reader saw part of it), and no access problem is stated besides."""
     return bool(item.reading.truncated) and not item.access_blocked
+
+
+#: numbers a not-quotable registration cites (the golden cases register up to 10 per item)
+NOT_QUOTABLE_SHOWN = 24
 
 
 _ROW_NUMBER = re.compile(r"^\s*\|\s*\d{1,3}\s*\|")  # a table's running number is not a finding
@@ -419,13 +428,25 @@ def _lead_level(item: NoteItem) -> EvidenceLevel | None:
 def _unquotable_numbers(item: NoteItem) -> list[_Unquotable]:
     found: list[_Unquotable] = []
     for offset, block in blocks(item.text):
-        tokens = quantities(_ROW_NUMBER.sub("|", block) if "|" in block else block)
+        read = _ROW_NUMBER.sub("|", block) if "|" in block else block
+        tokens = quantities(read)
         if not tokens:  # most lines of a large note hold no quantity: their level is not needed
             continue
         level = _unquotable_level(item, block)
         if level is not None:
-            quote, line = block.strip(), item.line_start + offset  # one quote, shared by the block's numbers
-            found += [_Unquotable(q.text, level, quote, line) for q in tokens]
+            line = item.line_start + offset
+            if len(block) <= QUOTE_WHOLE_MAX:  # one quote, shared by the block's numbers
+                found += [_Unquotable(q.text, level, block.strip(), line) for q in tokens]
+                continue
+            # a long block: each number once, quoted by the window around it (the row's number removed
+            # from its head only, so a place in what was read is that place in the block, shifted)
+            shift = len(block) - len(read)
+            first = {q.text: q for q in reversed(tokens)}
+            found += [
+                _Unquotable(q.text, level, quote_around(block, q.start + shift, q.end + shift), line)
+                for q in tokens
+                if first[q.text] is q
+            ]
     return found
 
 

@@ -44,6 +44,7 @@ from ..read.notes import (
     url_only,
 )
 from ..read.numbers import NumberToken, card_counts, parse_value, quantities, stats_sentences
+from ..read.quotes import quote_of
 from ..text.lexicon import lexicon
 from ..text.textindex import term_set, terms
 from .producer import Production
@@ -115,15 +116,18 @@ def cite_numbers(
 def _citations(
     tokens: list[NumberToken], level: EvidenceLevel, material: Material, quote: str, line: int | None
 ) -> list[NumberCitation]:
+    first: dict[tuple[str, str | None], NumberToken] = {}
+    for tok in tokens:  # a number repeated in one text is cited once, at its first place
+        first.setdefault((tok.text, tok.unit), tok)
     out = []
-    for tok in tokens:
+    for tok in first.values():
         out.append(
             NumberCitation(
                 text=tok.text,
                 value=parse_value(tok.text),
                 unit=tok.unit,
                 evidence=level,
-                source=SourceRef(path=material.path, line_start=line, line_end=line, quote=quote.strip()),
+                source=SourceRef(path=material.path, line_start=line, line_end=line, quote=quote_of(quote, tok)),
                 quotable=level.quotable,
             )
         )

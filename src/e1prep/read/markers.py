@@ -11,6 +11,7 @@ legend symbol counts as exactly the words the note's legend gives it). How far a
 
 from __future__ import annotations
 
+import bisect
 import re
 import tomllib
 from collections.abc import Mapping
@@ -23,7 +24,7 @@ from ..brief.models import EvidenceLevel
 from ..text import visible
 from ..text.regexgate import Gates, Source, guarded
 from . import scope
-from .numbers import scan
+from .numbers import NumberToken, scan
 
 #: kinds of markers, as the table names them
 POSITIVE_KINDS = frozenset({"full", "partial"})
@@ -362,12 +363,22 @@ def _part_of_a_number(text: str, hit: Hit) -> bool:
     (``WP-502``), a version, a date, or a count or price (``503 篇``, ``¥429``). A bare number
     (``返回 403``, ``HTTP 404``) stays a status, and so does one before a measure (``429 s``,
     ``403 ms``, ``404 倍``): in doubt, the page was not read."""
-    for tok in scan(text):
-        if tok.start <= hit.start and hit.end <= tok.end:
-            if tok.kind == "quantity":  # a count of something, or a price; a bare number stays a status
-                return tok.type == "money" or (tok.type == "count" and bool(tok.unit))
-            return not _BARE_STATUS.fullmatch(tok.text)
-    return False
+    starts, tokens = _number_tokens(text)
+    n = bisect.bisect_right(starts, hit.start) - 1  # tokens stand apart, in order: only this one may hold it
+    if n < 0 or tokens[n].end < hit.end:
+        return False
+    tok = tokens[n]
+    if tok.kind == "quantity":  # a count of something, or a price; a bare number stays a status
+        return tok.type == "money" or (tok.type == "count" and bool(tok.unit))
+    return not _BARE_STATUS.fullmatch(tok.text)
+
+
+@lru_cache(maxsize=64)
+def _number_tokens(text: str) -> tuple[list[int], tuple[NumberToken, ...]]:
+    """A text's number tokens and where each starts, once per text: a status code is looked up among them
+    (an item of thousands of ``返回 404`` lines walked every token of the item for each)."""
+    tokens = tuple(scan(text))
+    return [t.start for t in tokens], tokens
 
 
 _BARE_STATUS = re.compile(r"(?:HTTP\s?)?\d{3}", re.I)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import lru_cache
 
 from ..brief.models import (
     Contradiction,
@@ -22,21 +21,10 @@ from ..read.notes import NoteItem
 from ..read.numbers import number_cores, occurs_in, scan
 from .facts import MaterialFacts
 from .grounding import _KEY_WORD, _NAME_LIKE, _PARAMETER, Grounding
-from .indexes import Carried, Cited, CitedIndex, Spans
-from .values import Value, bears, hidden, values
+from .indexes import Carried, CitedIndex, NumberMemo, Spans
+from .values import Value, bears, hidden
 
 _VERSION = re.compile(r"v?(\d+\.\d+)(?:\.0)?")
-
-
-def _carried(cite: NumberCitation) -> Cited:
-    """What a citation carries: the numerals of its number, and their values."""
-    return _carried_text(cite.text)
-
-
-@lru_cache(maxsize=1 << 16)  # one citation is read for its object's claims, its key points and the brief's
-def _carried_text(text: str) -> Cited:
-    """What a number as written carries (``_carried``): one frozen set and one tuple for every citation of it."""
-    return frozenset(number_cores(text)), values(text)
 
 
 #: a number of a key point as the binding asks for it: its numerals, and its values
@@ -48,10 +36,10 @@ class _PointLevels:
     them: every number is bound by lookups, and each citation's level is read once, not once per number
     bound to it (a thousand identical bullets cite one line a thousand times)."""
 
-    def __init__(self, citations: Sequence[NumberCitation], facts: dict[str, MaterialFacts]) -> None:
+    def __init__(self, citations: Sequence[NumberCitation], facts: dict[str, MaterialFacts], memo: NumberMemo) -> None:
         self.citations = citations
         self.facts = facts
-        self.index = CitedIndex([_carried(c) for c in citations])
+        self.index = CitedIndex([memo.carried(c) for c in citations])
         self._levels: dict[int, EvidenceLevel | None] = {}
         self._found: dict[_Wanted, EvidenceLevel | None] = {}
 
@@ -263,11 +251,11 @@ class Citations(Grounding):
         """A number read at a non-quotable level must not be a finding in the key points (written in
         digits or not: ``一百五十五万亿`` is the vendor's ``155 万亿``)."""
         out = []
-        bound = _PointLevels(inc.numbers, self.facts)
+        bound = _PointLevels(inc.numbers, self.facts, self.numbers)
         for n, point in enumerate(inc.points):
             skip = Spans.of([*self.bookkeeping.spans(point), *(m.span(1) for m in _PARAMETER.finditer(point))])
             found = [
-                (tok.text, frozenset(tok.cores), values(tok.text))
+                (tok.text, frozenset(tok.cores), self.numbers.values(tok.text))
                 for tok in scan(point)
                 if tok.kind == "quantity" and not skip.cover(tok.start)
             ]
@@ -290,7 +278,7 @@ class Citations(Grounding):
     def _carried_of(self, citations: Sequence[NumberCitation]) -> Carried:
         """What an object's citations carry, each distinct entry once, indexed (one index for the same
         entries: the memo of checked texts then finds it by identity)."""
-        entries = tuple(dict.fromkeys(_carried(c) for c in citations))
+        entries = tuple(dict.fromkeys(self.numbers.carried(c) for c in citations))
         found = self._carried.get(entries)
         if found is None:
             found = self._carried[entries] = Carried(entries)

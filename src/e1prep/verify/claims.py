@@ -20,12 +20,12 @@ from ..brief.models import (
 from ..kb.knowledge import ARXIV_RE, occurrences
 from ..read.notes import URL_RE
 from ..read.numbers import NumberToken, number_cores, scan
-from .citations import Citations, _carried
+from .citations import Citations
 from .disposition import blank_marked
 from .facts import MaterialFacts
 from .grounding import _MEMO_TEXTS, _PARAMETER
 from .indexes import Carried, Spans
-from .values import Value, hidden, values
+from .values import Value, hidden
 
 # names are bounded (200 characters): an unbounded lazy \S+? rescans a long token from every start (quadratic)
 _HIT_CLAIM = re.compile(r"「([^「」]{1,200})」\s*=?\s*(\d+)\s*命中|(\S{1,200}?)\s*=\s*(\d+)\s*命中")
@@ -140,7 +140,7 @@ class Claims(Citations):
         for name in ("increments", "refreshes", "contradictions"):  # one entry for all: a set, not a list
             for o in getattr(brief, name):
                 for c in o.numbers:
-                    numerals, found = _carried(c)
+                    numerals, found = self.numbers.carried(c)
                     cores |= numerals
                     held.update(dict.fromkeys(found))
         return Carried([(frozenset(cores), tuple(held))])
@@ -273,7 +273,7 @@ class Claims(Citations):
     def _quantity(self, path: str, tok: NumberToken, carried: Carried) -> list[Violation]:
         """A quantity is bound to a citation that carries its value; one that only shares its digits
         with a citation (another unit, magnitude, sign or kind) is a different number."""
-        wanted = values(tok.text)
+        wanted = self.numbers.values(tok.text)
         if wanted and all(carried.carries(w) for w in wanted):
             return []
         cores = frozenset(tok.cores)

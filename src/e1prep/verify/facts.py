@@ -22,6 +22,7 @@ from ..kb.loading import Material
 from ..read.markers import block_level, claims_about, line_level, plain_level, scoped_limits, strictest
 from ..read.notes import NoteItem, blocks, note_items
 from ..read.numbers import line_cores, normalize, normalize_line, number_cores, occurs_in
+from ..read.quotes import uncut
 from ..text.naming import MD_ESCAPE
 from .values import Day, dates_in, same_day
 
@@ -420,6 +421,7 @@ class MaterialFacts:
         """Whether ``quote`` stands in the material (spacing aside): whole lines, or within the text.
         ``near`` (1-based first and last line, when the quote says where it stands) and a few lines
         after it are looked at first."""
+        quote = uncut(quote)  # a window of a long line: the text between its cuts stands in it
         parts = [normalize(line) for line in quote.split("\n") if line.strip()]
         if parts and all(self.has_line(p) for p in parts):
             return True

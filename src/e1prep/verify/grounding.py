@@ -28,7 +28,7 @@ from ..text.lexicon import lexicon
 from ..text.regexgate import guarded
 from .bookkeeping import Bookkeeping
 from .facts import MaterialFacts, filed, packed
-from .indexes import Carried, Cited
+from .indexes import Carried, Cited, NumberMemo
 from .values import date_of
 
 #: name-like words: compounds joined by - _ . / (``nvidia_flake8_2019``, ``recursive-oss/rec``),
@@ -117,15 +117,22 @@ _CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
 _FUNCTION_WORDS = frozenset({"vs", "and", "or", "the", "of", "in", "on", "for", "with", "to", "a", "an", "by"})
 #: the share of a CJK key's character pairs its sources must hold
 _CJK_SHARE = 0.6
+#: the longest name of a setting or a fact's term read whole: a pattern tried at every place of a
+#: long word reads at most this far from each (the word ``a.a.a…`` of 4,000 characters cost its square)
+NAME_REACH = 64
 #: a setting and its value: a command-line flag (``--max-num-batched-tokens 8192``) or an assignment
 #: (``VLLM_USE_FLASHINFER_MOE_FP4=0``); the value is an identifier, not a quantity
-_PARAMETER = re.compile(r"(?:--[A-Za-z][\w.-]*[ =]|\b[A-Za-z_][\w.]*=)\s*(\d+(?:\.\d+)?)(?![\w.%])")
+_PARAMETER = re.compile(
+    rf"(?:--[A-Za-z][\w.-]{{0,{NAME_REACH}}}[ =]|\b[A-Za-z_][\w.]{{0,{NAME_REACH}}}=)\s*(\d+(?:\.\d+)?)(?![\w.%])"
+)
 _ARXIV_ID = re.compile(r"\d{4}\.\d{4,5}(?:v\d+)?")
 _SECTION_ID = re.compile(r"(?:§|\bSection\s?|\bSec\.\s?|章节\s?)(\d+(?:\.\d+)*)", re.I)
 #: texts whose ungrounded names the verifier remembers at a time
 _MEMO_TEXTS = 4096
 #: the terms of a fact: versions (``0.5.20``, ``v0.30``), identifiers with digits, Latin words of four letters+
-_FACT_TERM = re.compile(r"[vV]?\d+(?:\.\d+)+|[A-Za-z][\w.\-]*\d[\w.\-]*|[A-Za-z][A-Za-z\-]{3,}")
+_FACT_TERM = re.compile(
+    rf"[vV]?\d{{1,{NAME_REACH}}}(?:\.\d+)+|[A-Za-z][\w.\-]{{0,{NAME_REACH}}}\d[\w.\-]*|[A-Za-z][A-Za-z\-]{{3,}}"
+)
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]{4,}")
 #: a text checked for an object: the text, the object's sources, what its citations carry, its own name's spans
 _TextKey = tuple[str, tuple[str, ...], Carried, tuple[tuple[int, int], ...]]
@@ -165,6 +172,8 @@ class Grounding:
         self._hits: dict[str, int] = {}
         self._squashed_doc: str | None = None
         self._items_memo: dict[tuple[int, str], list[int]] = {}
+        #: what each number cited or written in the brief carries, for this verification
+        self.numbers = NumberMemo()
         #: the ungrounded names of a text read against some grounds (a batch repeats its sentences)
         self._ungrounded: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {}
         #: what a text's check found (rule, words, reason), by the text, its object's sources and citations

@@ -14,10 +14,42 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
 
-from .values import Value, digits_alike
+from ..brief.models import NumberCitation
+from ..read.numbers import number_cores
+from .values import Value, digits_alike, values
 
 #: what one citation carries: its numerals, and their values
 Cited = tuple[frozenset[str], tuple[Value, ...]]
+
+
+class NumberMemo:
+    """What a number as written carries, and the values of a token, each worked out once per verification.
+
+    One citation is read for its object's claims, its key points and the brief's; a process-wide bounded
+    cache forgot them on a note with more distinct numbers than it holds (140,000 in the 2 MB numbered
+    note), so each was worked out again and again, and a verification grew faster than its brief. This
+    memo lives as long as its verifier and holds as many entries as the brief has numbers.
+    """
+
+    def __init__(self) -> None:
+        self._carried: dict[str, Cited] = {}
+        self._values: dict[str, tuple[Value, ...]] = {}
+
+    def carried(self, cite: NumberCitation) -> Cited:
+        """What a citation carries: the numerals of its number, and their values (one frozen set and one
+        tuple for every citation of a number)."""
+        found = self._carried.get(cite.text)
+        if found is None:
+            found = self._carried[cite.text] = (frozenset(number_cores(cite.text)), self.values(cite.text))
+        return found
+
+    def values(self, text: str) -> tuple[Value, ...]:
+        """``values.values``, once per text."""
+        found = self._values.get(text)
+        if found is None:
+            found = self._values[text] = values(text)
+        return found
+
 
 #: half the width of an amount's window, relative to the amount (absolute below 1): ``Value.same`` and
 #: ``digits_alike`` hold amounts equal within 1e-9 of the larger (``values._close``); twice that is room

@@ -89,12 +89,18 @@ def values(text: str) -> tuple[Value, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=256)  # a note's numbers share a handful of units; most have none (no table is read)
+def _measure(unit: str) -> str | None:
+    """What a unit measures (the first of ``_MEASURES`` that reads it), None when nothing does."""
+    return next((name for name, rx in _MEASURES if rx.search(unit)), None)
+
+
 def _token_values(text: str, typ: str, unit: str | None) -> list[Value]:
     norm = _THOUSANDS.sub("", unicodedata.normalize("NFKC", text)).replace("−", "-").replace("–", "-")
     kind = {"percent": "percent", "multiplier": "multiplier", "money": "money"}.get(typ)
     if kind is None and "%" in norm:
         kind = "percent"
-    measure = next((name for name, rx in _MEASURES if unit and rx.search(unit.strip())), None)
+    measure = _measure(unit.strip()) if unit else None
     found: list[Value] = []
     scale = _UNIT_SCALE.get((unit or "").strip().lower(), 1.0)
     for m in _PART.finditer(norm):
