@@ -30,10 +30,6 @@ _VERSION = re.compile(r"(?:更新标记|版本|version)\s*[:：]\s*(\S+)", re.I)
 _VERSION_INLINE = re.compile(r"\bv(?:Oct|Nov|Dec|Sep|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug)\d+\S*")
 
 
-#: how many characters after ``://`` key the document's URLs (``KnowledgeDoc.holds_url``)
-_URL_KEY = 10
-
-
 def occurrences(text: str, part: str) -> Iterator[int]:
     """Every place ``part`` starts in ``text``, overlapping ones included, left to right."""
     at = text.find(part)
@@ -228,27 +224,11 @@ class KnowledgeDoc:
     _searched: dict[str, DocHits] = field(repr=False, default_factory=dict)
     #: per-document results of other lookups (``checks.doc_counts``), computed once each
     memo: dict[object, object] = field(repr=False, default_factory=dict)
-    #: where each ``://`` of the text stands, by the characters after it (``holds_url``)
-    _schemes: dict[str, list[int]] | None = field(repr=False, compare=False, default=None)
     _names: NameIndex | None = field(repr=False, compare=False, default=None)
 
     def holds_url(self, url: str) -> bool:
-        """``url in self.text``, answered by looking only where the text has the same characters
-        after a ``://`` as the URL (a batch of ten thousand leads asks it of every item's URL).
-
-        The URL stands at ``p`` only if the text's ``://`` at ``p`` plus the URL's own stands there,
-        followed by the same characters; a URL too short for the key, or without ``://``, is searched for.
-        """
-        at = url.find("://")
-        key = url[at + 3 : at + 3 + _URL_KEY]
-        if at < 0 or len(key) < _URL_KEY:
-            return url in self.text
-        if self._schemes is None:
-            self._schemes = {}
-            text = self.text
-            for found in occurrences(text, "://"):
-                self._schemes.setdefault(text[found + 3 : found + 3 + _URL_KEY], []).append(found)
-        return any(q >= at and self.text.startswith(url, q - at) for q in self._schemes.get(key, ()))
+        """Whether the document's text holds ``url`` verbatim."""
+        return url in self.text
 
     @property
     def names(self) -> NameIndex:

@@ -61,7 +61,7 @@ _LABELS_WITHOUT_COLON = not any(c in w for w in lexicon().legend_labels for c in
 
 
 def legend_line(line: str) -> re.Match[str] | None:
-    """``LEGEND_LINE.match(line)``; no label before the line's first colon (none holds one): None at once."""
+    """Equivalent to ``LEGEND_LINE.match(line)``; no label before the first colon (none holds one): None at once."""
     colon = line.find(":")
     wide = line.find("：", 0, colon if colon >= 0 else len(line))
     if wide >= 0:
@@ -142,8 +142,8 @@ def read_remark(text: str, legend: dict[str, Statement] | None = None) -> Statem
 
 
 def _read_stripped(text: str, body: str, legend: dict[str, Statement] | None) -> Statement:
-    """:func:`read_remark` of ``text`` whose URLs are already out (``body``): a caller that needs the
-    stripped text too strips it once."""
+    """Equivalent to ``_read_hits(text, body, find(body), _symbols(body, legend or {}))``: nothing found, nothing
+    read. :func:`read_remark` of ``text`` whose URLs are already out (``body``): a caller that needs it strips once."""
     hits = find(body)
     symbol_statements = _symbols(body, legend) if legend else []  # no legend, no symbol read through it
     if not hits and not symbol_statements:  # nothing stated (most lines): what the full reading ends with
@@ -306,6 +306,19 @@ def _entry_statements(entries: list[tuple[str, str]]) -> dict[str, Statement]:
     return found
 
 
+def _line_entries(line: str, known: dict[str, dict[str, Statement]]) -> dict[str, Statement]:
+    """Equivalent to ``_entry_statements(_legend_entries(_LEGEND_LEAD.sub("", line).strip()))``; a line in ``known``
+    is read once (a pasted dump repeats its lines; ``known`` is bounded, keyed by the line itself)."""
+    found = known.get(line)
+    if found is None:
+        lead = _LEGEND_LEAD.match(line)  # always matches, maybe empty: what ``sub`` took away
+        rest = line[lead.end() if lead else 0 :].strip()
+        if len(known) >= _KNOWN_LINES:
+            known.clear()
+        found = known[line] = _entry_statements(_legend_entries(rest) if rest else [])
+    return found
+
+
 def parse_legend(
     lines: list[str], unlabelled: set[int] | None = None, labelled: dict[int, re.Match[str]] | None = None
 ) -> dict[str, Statement]:
@@ -317,8 +330,6 @@ def parse_legend(
     when the caller has them already.
     """
     legend: dict[str, Statement] = {}
-    # a pasted dump repeats its lines: an unlabelled line's entries are read once (bounded, keyed by the
-    # line itself, which ``lines`` holds anyway)
     known: dict[str, dict[str, Statement]] = {}
     for i, line in enumerate(lines):
         m = labelled.get(i) if labelled is not None else legend_line(line)
@@ -332,13 +343,7 @@ def parse_legend(
                     entries += _legend_entries(re.sub(r"^\s*[-*+]\s*", "", follow))
             legend.update(_entry_statements(entries))
         elif unlabelled is not None and i in unlabelled and not line.lstrip().startswith("|"):
-            found = known.get(line)
-            if found is None:
-                lead = _LEGEND_LEAD.match(line)  # always matches, maybe empty: what ``sub`` took away
-                rest = line[lead.end() if lead else 0 :].strip()
-                if len(known) >= _KNOWN_LINES:
-                    known.clear()
-                found = known[line] = _entry_statements(_legend_entries(rest) if rest else [])
+            found = _line_entries(line, known)
             if len(found) >= 2 and sum(1 for st in found.values() if st.words) >= 2:
                 legend.update(found)
     return legend
@@ -363,16 +368,17 @@ def legend_symbols(body: str, legend: dict[str, Statement]) -> list[str]:
 _CN_NUM = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _N = r"(?:\d{1,3}|[一二两三四五六七八九十])"
 _LIST = rf"{_N}(?:\s*(?:[、,，和及与]|[-–—~～到至])\s*{_N})*"
-#: guarded: its alternatives open with look-alike words that ``re`` would otherwise try at every position
-_SELECTOR = guarded(
+#: guarded (:func:`e1prep.text.regexgate.guarded`): its alternatives open with look-alike words that ``re``
+#: would otherwise try at every position
+_SELECTOR_SOURCE = (
     rf"(?P<first>前|头)\s*(?P<fn>{_N})\s*条|(?P<last>后|最后)\s*(?P<ln>{_N})\s*条|第\s*(?P<list>{_LIST})\s*条|"
     rf"(?P<rest>其余|其他|其它|剩下|剩余)(?:的)?(?:\s*{_N}\s*条)?|"
     r"(?:the\s+)?first\s+(?P<efn>\d{1,3}|two|three|four|five|six)\b(?:\s+(?:items?|entries|links|posts|ones))?|"
     r"(?:the\s+)?last\s+(?P<eln>\d{1,3}|two|three|four|five|six)\b(?:\s+(?:items?|entries|links|posts|ones))?|"
     r"items?\s+(?P<elist>\d{1,3}(?:\s*(?:,|and|&|-|–|to)\s*\d{1,3})*)|"
-    r"(?P<erest>the\s+rest|the\s+others|the\s+remaining(?:\s+(?:items|ones))?)",
-    re.I,
+    r"(?P<erest>the\s+rest|the\s+others|the\s+remaining(?:\s+(?:items|ones))?)"
 )
+_SELECTOR = guarded(_SELECTOR_SOURCE, re.I)
 _EN_NUM = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 
 

@@ -32,11 +32,8 @@ def url_only(text: str) -> str | None:
     at (``(arXiv:2611.05555, v2, 2026-11-28)``), and punctuation; else None.
 
     Such a line is no key point: the URL stays the item's URL (or its citation)."""
-    if "://" not in text:
-        return None
     found = URL_RE.findall(text)
-    rest = URL_RE.sub("", text) if found else ""
-    if not found or not _URL_ONLY_REST.fullmatch(_unlabelled(rest)):
+    if not found or not _URL_ONLY_REST.fullmatch(_unlabelled(URL_RE.sub("", text))):
         return None
     return str(found[0]).rstrip(".,;:)")
 
@@ -54,8 +51,6 @@ def field_value(line: str) -> str:
 def _unlabelled(rest: str) -> str:
     """What a URL line says besides its URL, less a field label, ids, versions and dates."""
     rest = field_value(rest)
-    if not any(c.isdigit() for c in rest):
-        return rest
     for t in sorted(identifiers(rest), key=lambda t: -t.start):
         if t.type in ("arxiv", "version", "date"):
             rest = rest[: t.start] + rest[t.end :]
@@ -146,8 +141,6 @@ _BLOCK_START = re.compile(r"([-*+]|\d{1,3}[.)、]|\|)\s")
 
 def blocks(text: str) -> list[tuple[int, str]]:
     """Bullet blocks of an item: a bullet line with its continuation lines, as (line offset, text)."""
-    if "\n" not in text:  # one line (a dump's items mostly): it is its only block, unless blank
-        return [(0, text)] if text.strip() else []
     out: list[tuple[int, list[str]]] = []  # each block's first line offset and its lines, joined at the end
     for n, line in enumerate(text.split("\n")):
         stripped = line.lstrip()
@@ -238,7 +231,7 @@ def item_date(text: str) -> str | None:
 
 
 def _date_match(text: str) -> re.Match[str] | None:
-    """``_DATE_LINE.search(text)``, begun where the first year's label, colon and spaces can start."""
+    """Equivalent to ``_DATE_LINE.search(text)``; begun where the first year's label, colon and spaces can start."""
     year_at = _DATE_YEAR.search(text)  # every match holds a year (most items none)
     if not year_at:
         return None
@@ -289,19 +282,28 @@ def _first_group(m: re.Match[str]) -> str:
     return m.group(1)
 
 
+def _cut_lead(rx: re.Pattern[str], text: str) -> str:
+    """Equivalent to ``rx.sub("", text)`` for a pattern anchored at the start (one match, not a scan)."""
+    m = rx.match(text)
+    return text[m.end() :] if m else text
+
+
+def _unbracketed(title: str) -> str:
+    """Equivalent to ``_LENTICULAR_TITLE.sub(r"\\1", title)``."""
+    m = _LENTICULAR_TITLE.match(title) if title.startswith("【") else None
+    return m.group(1) + title[m.end() :] if m else title
+
+
+def _link_texts(title: str) -> str:
+    """Equivalent to ``MD_LINK.sub(r"\\1", title)``."""
+    return MD_LINK.sub(_first_group, title) if "](" in title else title
+
+
 def _clean_title(raw: str) -> str:
     """``_STATUS_SIGN``, ``_ORDINAL_LEAD``, ``_LENTICULAR_TITLE``, ``MD_LINK`` and ``URL_RE`` substituted in turn,
     on the title as its writer meant it (Markdown escapes undone: ``2\\. Foo``; ``naming.plain_title``)."""
     raw = plain_title(raw) if "\\" in raw or "()" in raw or "（）" in raw else raw.strip()
-    if m := _STATUS_SIGN.match(raw):
-        raw = raw[m.end() :]
-    title = raw.strip()
-    if m := _ORDINAL_LEAD.match(title):
-        title = title[m.end() :]
-    if title.startswith("【") and (m := _LENTICULAR_TITLE.match(title)):
-        title = m.group(1) + title[m.end() :]
-    if "](" in title:
-        title = MD_LINK.sub(_first_group, title)
+    title = _link_texts(_unbracketed(_cut_lead(_ORDINAL_LEAD, _cut_lead(_STATUS_SIGN, raw).strip())))
     if "://" in title:
         title = URL_RE.sub("", title)
         title = plain_title(title) if "()" in title or "（）" in title else title  # a link's brackets, emptied
@@ -335,14 +337,15 @@ def _cells(row: str) -> list[str]:
     inner = row.strip()
     inner = inner[1:] if inner.startswith("|") else inner
     inner = inner[:-1] if inner.endswith("|") and not inner.endswith("\\|") else inner
-    return _split_cells(inner)
-
-
-def _split_cells(inner: str) -> list[str]:
-    """``[_BR.sub(" ", c).replace("\\|", "|").strip() for c in _CELL_PIPE.split(inner)]``."""
-    if "\\|" not in inner and "<br" not in inner:  # every pipe splits, no break to read
-        return [c.strip() for c in inner.split("|")]
     return [_BR.sub(" ", c).replace("\\|", "|").strip() for c in _CELL_PIPE.split(inner)]
+
+
+def _column_meanings(header: list[str], known: dict[tuple[str, ...], list[str | None]]) -> list[str | None]:
+    """Equivalent to ``[lexicon().column_meaning(h) for h in header]``; a header in ``known`` is read once."""
+    key = tuple(header)
+    if key not in known:
+        known[key] = [lexicon().column_meaning(h) for h in header]
+    return known[key]
 
 
 def _table_spans(lines: list[str]) -> tuple[list[_Span], list[list[str]]]:
@@ -353,7 +356,7 @@ def _table_spans(lines: list[str]) -> tuple[list[_Span], list[list[str]]]:
     meanings: list[str | None] = []  # what each header cell names, read once per table
     known: dict[tuple[str, ...], list[str | None]] = {}  # a repeated header (a pasted dump) is read once
     for i, line in enumerate(lines):
-        m = _TABLE_ROW.match(line) if "|" in line else None  # a row holds its pipes
+        m = _TABLE_ROW.match(line)
         if not m:
             header, meanings = None, []
             continue
@@ -362,9 +365,7 @@ def _table_spans(lines: list[str]) -> tuple[list[_Span], list[list[str]]]:
         cells = _cells(line)
         if header is None and i + 1 < len(lines) and _TABLE_SEP.match(lines[i + 1]):
             header = cells
-            meanings = known.get(tuple(header)) or known.setdefault(
-                tuple(header), [lexicon().column_meaning(h) for h in header]
-            )
+            meanings = _column_meanings(header, known)
             continue
         title_col = meanings.index("title") if "title" in meanings else _title_column(header or [], cells)
         check_col = meanings.index("check") if "check" in meanings else None
@@ -373,10 +374,7 @@ def _table_spans(lines: list[str]) -> tuple[list[_Span], list[list[str]]]:
         other = tuple(
             c
             for n, c in enumerate(cells)
-            if n not in (title_col, check_col)
-            and c
-            and not ("://" in c and URL_RE.fullmatch(c))
-            and not _number_cell(c)
+            if n not in (title_col, check_col) and c and not URL_RE.fullmatch(c) and not _number_cell(c)
         )
         spans.append(_Span(title, i, i + 1, "table", check, other))
         rows.append(cells)
@@ -421,11 +419,7 @@ def _title_column(header: list[str], cells: list[str]) -> int:
 
 
 def _heading_spans(lines: list[str]) -> list[_Span]:
-    heads = [
-        (i, *h)
-        for i, line in enumerate(lines)
-        if line[:1] == "#" and (h := _heading(line))  # a heading opens with its mark
-    ]
+    heads = [(i, *h) for i, line in enumerate(lines) if (h := _heading(line))]
     numbered = [h for h in heads if re.match(r"^(?:\d{1,3}[.)、]|[①-⑳]|条目|增量|Item\s*\d)", h[2])]
     chosen = numbered if len(numbered) >= 1 else [h for h in heads if h[1] >= 2]
     if not chosen:
@@ -453,8 +447,6 @@ _FIELD_LINE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*)?([^\s:：*]{1,12})(?:\*\*)?
 
 def _is_field_line(text: str) -> bool:
     """A line that is one field of an item (``链接：…``, ``URL: …``, ``arXiv:…``), never an item itself."""
-    if ":" not in text and "：" not in text:
-        return False
     m = _FIELD_LINE.match(text)
     return bool(m and lexicon().is_label(m.group(1)))
 
@@ -466,7 +458,7 @@ class _UrlLines:
         self.before = before = [0]
         total = 0
         for line in lines:
-            if "://" in line and URL_RE.search(line):
+            if URL_RE.search(line):
                 total += 1
             before.append(total)
         self.offset, self.size = 0, len(lines)
@@ -498,37 +490,24 @@ class _UrlLines:
         return n
 
 
-def _list_starts(lines: list[str], rx: re.Pattern[str]) -> list[int]:
-    """The lines that open an item of ``rx``'s list: each line it matches that is not a field line."""
-    return [i for i, line in enumerate(lines) if rx.match(line) and not _is_field_line(line)]
-
-
-def _list_spans(
-    lines: list[str],
-    rx: re.Pattern[str],
-    name: str,
-    with_url: _UrlLines | None = None,
-    starts: list[int] | None = None,
-) -> list[_Span]:
-    """One item per line ``rx`` matches; given ``with_url`` (the lines' URL counts), only items holding a URL.
-
-    ``starts``: :func:`_list_starts` of ``lines``, when the caller has them (each line's answer is its own,
-    so the starts of a run of lines are those of the whole that fall in it).
-    """
-    if starts is None:
-        starts = _list_starts(lines, rx)
+def _list_spans(lines: list[str], rx: re.Pattern[str], name: str, with_url: _UrlLines | None = None) -> list[_Span]:
+    """One item per line ``rx`` matches; given ``with_url`` (the lines' URL counts), only items holding a URL."""
+    starts = [
+        (i, m.group(m.lastindex or 1))
+        for i, line in enumerate(lines)
+        if (m := rx.match(line)) and not _is_field_line(line)
+    ]
     spans = []
-    for n, i in enumerate(starts):
-        end = starts[n + 1] if n + 1 < len(starts) else len(lines)
+    for n, (i, title) in enumerate(starts):
+        end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
         # an item ends at the next top-level line that is neither indented nor blank
         for j in range(i + 1, end):
-            if lines[j][:1] == "#" and not rx.match(lines[j]) and _heading(lines[j]):
+            if not rx.match(lines[j]) and _heading(lines[j]):
                 end = j
                 break
         if with_url is not None and not with_url.any(i, end):
             continue
-        if m := rx.match(lines[i]):  # a start matches: its title is read only for an item that is kept
-            spans.append(_Span(m.group(m.lastindex or 1), i, end, name))
+        spans.append(_Span(title, i, end, name))
     return spans
 
 
@@ -545,19 +524,13 @@ def _titled_url_spans(lines: list[str], urls: _UrlLines) -> list[_Span]:
     """Items written as a title line (any leading mark: ``>>``, ``▶``, ``■``…) with a bare URL line under it
     (``urls``: which lines hold a URL, counted once for every structure)."""
     starts: list[tuple[int, str]] = []
-    bare = [("://" in line and _BARE_URL_LINE.match(line) is not None) for line in lines]
-    # a title's next non-blank line, one of the two after it, is a bare URL line (never blank itself):
-    # so only the line above a bare URL line, or the one above a blank line above it, can be a title
-    above: set[int] = set()
-    for j, is_bare in enumerate(bare):
-        if is_bare and j >= 1:
-            above.add(j - 1)
-            if j >= 2 and not lines[j - 1].strip():
-                above.add(j - 2)
-    for i in sorted(above):
-        line = lines[i]
+    bare = [_BARE_URL_LINE.match(line) is not None for line in lines]
+    for i, line in enumerate(lines):
         if not line.strip() or bare[i] or urls.any(i, i + 1) or len(line.strip()) > 160:
             continue
+        nxt = next((j for j in range(i + 1, min(i + 3, len(lines))) if lines[j].strip()), None)
+        if nxt is None or not bare[nxt]:
+            continue  # a title's next non-blank line, one of the two after it, is a bare URL line
         lead = _TITLE_MARKS.match(line)
         title = (line[lead.end() :] if lead else line).strip()
         if title:
@@ -566,7 +539,7 @@ def _titled_url_spans(lines: list[str], urls: _UrlLines) -> list[_Span]:
     for n, (i, title) in enumerate(starts):
         end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
         # a heading between two items (a section of a digest) ends the item before it
-        end = next((j for j in range(i + 1, end) if lines[j][:1] == "#" and _heading(lines[j])), end)
+        end = next((j for j in range(i + 1, end) if _heading(lines[j])), end)
         spans.append(_Span(title, i, end, "titled-url"))
     return spans
 
@@ -578,9 +551,6 @@ _BOLD_RUN_IN = re.compile(r"^\*\*([^*\n]{2,200})\*\*\s*\S")
 _LENTICULAR = re.compile(r"^【([^】\n]{2,200})】")
 #: a line cut into fields by long dashes (``状态 —— 标题 —— 链接 —— 备注``)
 _SEGMENTS = re.compile(r"\s+(?:——|—|–|--)\s+")
-#: where a separator's dash begins (a dash right after a space): each separator holds one, so a line
-#: with fewer than two is not split into three fields (found by a dash first, which ``re`` scans for fast)
-_DASH_AFTER_SPACE = re.compile(r"[—–-](?<=\s[—–-])")
 
 
 def _segmented_spans(lines: list[str]) -> list[_Span]:
@@ -591,8 +561,6 @@ def _segmented_spans(lines: list[str]) -> list[_Span]:
         if "://" not in line or not ("—" in line or "–" in line or "--" in line):
             continue  # no URL field or no dash separator: not this layout
         stripped = line.strip()
-        if len(_DASH_AFTER_SPACE.findall(stripped)) < 2:
-            continue  # two separators need two dashes each right after a space: there are not two
         parts = _SEGMENTS.split(stripped)
         if len(parts) < 3:
             continue  # fewer than three fields: not this layout, whichever field holds the URL
@@ -623,7 +591,7 @@ def _link_paragraph_spans(lines: list[str]) -> list[_Span]:
     for n, (i, title) in enumerate(starts):
         end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
         for j in range(i + 1, end):
-            if lines[j][:1] == "#" and _heading(lines[j]):
+            if _heading(lines[j]):
                 end = j
                 break
         spans.append(_Span(title, i, end, "link-paragraph"))
@@ -645,7 +613,7 @@ def _label_line_spans(lines: list[str]) -> list[_Span]:
     spans = []
     for n, (i, label) in enumerate(starts):
         end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
-        heading = next((j for j in range(i + 1, end) if lines[j][:1] == "#" and _heading(lines[j])), None)
+        heading = next((j for j in range(i + 1, end) if _heading(lines[j])), None)
         spans.append(_Span(label.text + " " + label.rest, i, heading or end, "label-line"))
     return spans
 
@@ -683,12 +651,11 @@ def _spans_of(lines: list[str]) -> list[_Span]:
     """The best single structure of a block of lines: the one whose items carry the most URLs."""
     urls = _UrlLines(lines)
     tables = _table_spans(lines)[0]
-    numbered = _list_starts(lines, _NUMBERED)  # shared by the numbered list and the headings' inner lists
     # each structure is made when it is scored, and dropped unless it is the best so far (a dump of
     # ten thousand lines gives ten thousand spans under several structures)
     candidates: list[Callable[[], list[_Span]]] = [
-        lambda: _refine(lines, _heading_spans(lines), urls, tables, numbered),
-        lambda: _list_spans(lines, _NUMBERED, "numbered", starts=numbered),
+        lambda: _refine(lines, _heading_spans(lines), urls, tables),
+        lambda: _list_spans(lines, _NUMBERED, "numbered"),
         lambda: _label_line_spans(lines),
         lambda: tables,
         lambda: _list_spans(lines, _TOP_BULLET, "bullet", with_url=urls),
@@ -696,20 +663,25 @@ def _spans_of(lines: list[str]) -> list[_Span]:
         lambda: _titled_url_spans(lines, urls),
         lambda: _segmented_spans(lines),
     ]
+    # a structure's items never overlap, so no more of them hold a URL than there are URL lines
+    return _best_structure(candidates, lambda spans: urls.count(spans) * 10 + min(len(spans), 9), urls.total() * 10 + 9)
+
+
+def _best_structure(
+    candidates: list[Callable[[], list[_Span]]], score: Callable[[list[_Span]], int], bound: int
+) -> list[_Span]:
+    """Equivalent to ``max(filter(None, (make() for make in candidates)), key=score, default=[])``.
+
+    A structure that scores ``bound`` (the most any can) ends the search: a tie keeps the earlier, and the
+    later ones are never made (a dump of ten thousand lines gives ten thousand spans under several)."""
     best: list[_Span] = []
     best_score = -1
-    # a structure's items never overlap, so no more of them hold a URL than there are URL lines: once a
-    # structure scores that bound, no later one can score more (a tie keeps the earlier), and none is made
-    bound = urls.total() * 10 + 9
     for make in candidates:
         if best_score >= bound:
             break
         spans = make()
-        if not spans:
-            continue
-        score = urls.count(spans) * 10 + min(len(spans), 9)
-        if score > best_score:
-            best, best_score = spans, score
+        if spans and (found := score(spans)) > best_score:
+            best, best_score = spans, found
     return best
 
 
@@ -723,14 +695,11 @@ def _several_with_url(candidate: list[_Span], inner: list[str], first: int, urls
     return None
 
 
-def _refine(
-    lines: list[str], spans: list[_Span], urls: _UrlLines, tables: list[_Span], numbered: list[int]
-) -> list[_Span]:
+def _refine(lines: list[str], spans: list[_Span], urls: _UrlLines, tables: list[_Span]) -> list[_Span]:
     """A heading that holds a table or list of several items with URLs is split into those items.
 
     ``tables`` are the table rows of all ``lines``: those under a heading are the rows its lines alone
     give (a heading line is never a table row or rule, so no table runs into or out of a section).
-    ``numbered``: the numbered-list starts of all ``lines`` (:func:`_list_starts`).
     """
     out: list[_Span] = []
     starts = [t.start for t in tables]
@@ -741,9 +710,8 @@ def _refine(
         own_rows = [_Span(t.title, t.start - first, t.end - first, t.recogniser, t.check, t.cells) for t in rows]
         sub = _several_with_url(own_rows, inner, first, urls)
         if sub is None:  # the rows do not decide: the heading's numbered list (read only then)
-            at = numbered[bisect.bisect_left(numbered, first) : bisect.bisect_left(numbered, span.end)]
             window = urls.window(first, span.end)
-            listed = _list_spans(inner, _NUMBERED, "numbered", with_url=window, starts=[i - first for i in at])
+            listed = _list_spans(inner, _NUMBERED, "numbered", with_url=window)
             sub = _several_with_url(listed, inner, first, urls) or []
         own_url = urls.any(span.start, first + (sub[0].start if sub else 0))
         if sub and not own_url:
@@ -777,15 +745,7 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
         if first is not None and ctx.ranges.get(numbers[n - 1]) == ctx.ranges.get(numbers[first.index - 1]):
             # the same words, read in the same context, read the same: the first reading is reused
             items.append(
-                replace(
-                    first,
-                    index=n,
-                    title=_clean_title(span.title),
-                    text=text,
-                    line_start=first_line + span.start,
-                    line_end=first_line + span.end - 1,
-                    duplicate_of=first.index,
-                )
+                _reread(first, n, _clean_title(span.title), first_line + span.start, first_line + span.end - 1)
             )
             continue
         items.append(
@@ -810,10 +770,15 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     return items
 
 
+def _reread(first: NoteItem, index: int, title: str, line_start: int, line_end: int) -> NoteItem:
+    """Equivalent to ``make_item`` of ``first``'s text and context at ``index`` (a duplicate of ``first``)."""
+    return replace(first, index=index, title=title, line_start=line_start, line_end=line_end, duplicate_of=first.index)
+
+
 def _groups(lines: list[str], spans: list[_Span]) -> list[str]:
     """For each item, the headings above it that enclose it, outermost first, above the item's own
     heading: how the note files it (a topic section of its own). One pass, a stack of at most six."""
-    heads = [(i, h) for i, line in enumerate(lines) if line[:1] == "#" and (h := _heading(line))]
+    heads = [(i, h) for i, line in enumerate(lines) if (h := _heading(line))]
     stack: list[tuple[int, str]] = []
     at = 0
     out = []
@@ -824,7 +789,7 @@ def _groups(lines: list[str], spans: list[_Span]) -> list[str]:
                 stack.pop()
             stack.append((level, text))
             at += 1
-        own = _heading(lines[span.start]) if lines[span.start][:1] == "#" else None
+        own = _heading(lines[span.start])
         limit = own[0] if own else 7
         out.append(" / ".join(text for level, text in stack if level < limit))
     return out
@@ -892,9 +857,7 @@ def make_item(
 ) -> NoteItem:
     """One item and what the rules read from it (``legend_free``: see :func:`read_evidence`)."""
     reading = read_evidence(text, ctx, number, check_cell, legend_free=legend_free)
-    found = URL_RE.findall(text) if "://" in text else []  # every URL holds "://"
-    # a list display holds exactly its URLs (a comprehension would reserve room for more in every item)
-    urls = [found[0].rstrip(".,;:)")] if len(found) == 1 else list(dict.fromkeys(u.rstrip(".,;:)") for u in found))
+    urls = list(dict.fromkeys(u.rstrip(".,;:)") for u in URL_RE.findall(text)))
     return NoteItem(
         material=material,
         index=index,

@@ -8,10 +8,8 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache
 from importlib import resources
-
-from .regexgate import Gates, guarded
 
 
 @dataclass(frozen=True)
@@ -46,14 +44,6 @@ class Lexicon:
     #: the neighbours that make a number an identifier (``version 0.4``, ``4-bit``, ``7B model``), and the
     #: names of a repository card's own counts (``stars``, ``forks``): each a list of regex fragments
     numbers: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    #: one literal gate for every verdict pattern, in the order of ``verdict_kinds`` (what it opens for
-    #: one pattern is what a gate of that pattern alone would; one scan serves all of a text's verdicts)
-    verdict_kinds: tuple[str, ...] = field(init=False, compare=False, repr=False)
-    verdict_gates: Gates = field(init=False, compare=False, repr=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "verdict_kinds", tuple(self.verdicts))
-        object.__setattr__(self, "verdict_gates", Gates(list(self.verdicts.values())))
 
     def column_meaning(self, header: str) -> str | None:
         """What a table header cell names (``Status`` → ``check``), or None."""
@@ -68,8 +58,6 @@ class Lexicon:
 
     def verdict(self, kind: str, text: str) -> str | None:
         """The words by which a note gives its own verdict of ``kind`` on an item, if it does."""
-        if self.verdict_kinds.index(kind) not in _open_verdicts(self.verdict_gates, text):
-            return None  # none of the words this verdict needs: one literal scan, not the whole pattern
         m = self.verdicts[kind].search(text)
         return m.group(0) if m else None
 
@@ -83,13 +71,6 @@ class Lexicon:
         return name.strip().lower() in self.generic
 
 
-@lru_cache(maxsize=4)
-def _open_verdicts(gates: Gates, text: str) -> frozenset[int]:
-    """The verdicts ``text`` may give, by one literal scan (the rules ask an item for two or three of
-    them in a row; a small cache serves that without keeping every item's text alive)."""
-    return gates.open(text)
-
-
 @cache
 def lexicon() -> Lexicon:
     raw = resources.files("e1prep.data").joinpath("writing.toml").read_text(encoding="utf-8")
@@ -100,7 +81,7 @@ def lexicon() -> Lexicon:
         title_labels=frozenset(w.lower() for w in data["labels"]["title"]),
         outlets=frozenset(n.lower() for n in data["outlets"]["names"]),
         generic=frozenset(w.lower() for w in data["generic"]["words"]),
-        verdicts={k: guarded(re.compile("|".join(v), re.I)) for k, v in data["verdicts"].items()},
+        verdicts={k: re.compile("|".join(v), re.I) for k, v in data["verdicts"].items()},
         card_fields={k: tuple(n.lower() for n in v) for k, v in data["card_fields"].items()},
         remark_labels=(*data["remark_labels"]["strong"], *data["remark_labels"]["weak"]),
         weak_remark_labels=frozenset(w.lower() for w in data["remark_labels"]["weak"]),

@@ -19,15 +19,13 @@ _GITHUB_ROOT = re.compile(r"https?://(?:www\.)?github\.com/([\w.\-]+)/([\w.\-]+?
 
 def github_repo(url: str, *, root_only: bool = False) -> tuple[str, str] | None:
     """(owner, name) of a GitHub URL; with ``root_only``, only for the repository's own page."""
-    if "github.com/" not in url:  # both patterns hold it verbatim (they ignore no case)
-        return None
     m = _GITHUB_ROOT.fullmatch(url) if root_only else _GITHUB.match(url)
     return (m.group(1), m.group(2)) if m else None
 
 
 def github_ref(url: str) -> tuple[str, str, str | None] | None:
     """(owner, repository without ``.git``, issue or pull-request number or None) of a GitHub URL."""
-    m = _GITHUB.match(url) if "github.com/" in url else None
+    m = _GITHUB.match(url)
     return (m.group(1), m.group(2).removesuffix(".git"), m.group(3)) if m else None
 
 
