@@ -339,8 +339,9 @@ def test_fuzz_manifests_never_escape_and_list_every_material(
 
 
 def test_an_18000_character_token_in_a_title_is_drafted_in_linear_time(make_kb, tmp_path: Path) -> None:
-    """Growth, not a wall-clock bound (the machine's load moves seconds; benchmarks/ times them): nine
-    times the token takes about nine times as long when linear, eighty-one when quadratic (was 31-44 s)."""
+    """Growth, not a wall-clock bound (the machine's load moves seconds; benchmarks/ times them): three
+    times the token takes about three times as long when linear, nine when quadratic (was 31-44 s at 18,000).
+    Both sizes are large, so the draft's constant cost and the machine's noise do not decide the ratio."""
 
     def draft(n: int) -> tuple[float, object]:
         token = "a" * n
@@ -351,9 +352,9 @@ def test_an_18000_character_token_in_a_title_is_drafted_in_linear_time(make_kb, 
         brief = draft_brief(manifest)
         return time.perf_counter() - started, brief
 
-    small, _ = draft(2_000)
-    large, brief = draft(18_000)
-    assert large / max(small, 0.05) < 30
+    small = min(draft(6_000)[0] for _ in range(2))
+    large, brief = min((draft(18_000) for _ in range(2)), key=lambda run: run[0])
+    assert large / small < 6
     assert {s.path for s in brief.sources if s.role == "material"} == {NOTE, PAPER}  # type: ignore[attr-defined]
 
 

@@ -224,10 +224,14 @@ _REPEATED = st.lists(st.sampled_from([*_ITEM_PARTS, *_LINE_SHAPES[:12], "\n"]), 
 @settings(max_examples=300, deadline=None)
 @given(_REPEATED, st.sampled_from([None, "已读原文", "只看了摘要"]), st.sampled_from([None, 1, 2]))
 def test_a_repeated_item_reads_as_itself(text: str, cell: str | None, number: int | None) -> None:
-    def make(index: int, title: str, start: int) -> notes.NoteItem:
-        return notes.make_item("m.md", index, title, text, start, start + 1, ctx=_CTX, number=number, check_cell=cell)
+    def make(index: int, title: str, start: int, group: str = "") -> notes.NoteItem:
+        return notes.make_item(
+            "m.md", index, title, text, start, start + 1, ctx=_CTX, number=number, check_cell=cell, group=group
+        )
 
-    assert notes._reread(make(1, "t", 3), 5, "u", 9, 10) == replace(make(5, "u", 9), duplicate_of=1)
+    # the repeat keeps its own place, label and grouping (filed under another heading, it says so)
+    again = notes._reread(make(1, "t", 3), 5, "u", 9, 10, label=None, group="二、数据库")
+    assert again == replace(make(5, "u", 9, group="二、数据库"), duplicate_of=1)
 
 
 # --- the note's context: a legend label before the first colon, repeated lines read once, guarded ranges ----

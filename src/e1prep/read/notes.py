@@ -745,7 +745,15 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
         if first is not None and ctx.ranges.get(numbers[n - 1]) == ctx.ranges.get(numbers[first.index - 1]):
             # the same words, read in the same context, read the same: the first reading is reused
             items.append(
-                _reread(first, n, _clean_title(span.title), first_line + span.start, first_line + span.end - 1)
+                _reread(
+                    first,
+                    n,
+                    _clean_title(span.title),
+                    first_line + span.start,
+                    first_line + span.end - 1,
+                    label=item_labels[n - 1],
+                    group=groups[n - 1],
+                )
             )
             continue
         items.append(
@@ -770,9 +778,20 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     return items
 
 
-def _reread(first: NoteItem, index: int, title: str, line_start: int, line_end: int) -> NoteItem:
+def _reread(
+    first: NoteItem, index: int, title: str, line_start: int, line_end: int, *, label: str | None, group: str
+) -> NoteItem:
     """Equivalent to ``make_item`` of ``first``'s text and context at ``index`` (a duplicate of ``first``)."""
-    return replace(first, index=index, title=title, line_start=line_start, line_end=line_end, duplicate_of=first.index)
+    return replace(
+        first,
+        index=index,
+        title=title,
+        line_start=line_start,
+        line_end=line_end,
+        duplicate_of=first.index,
+        label=label,
+        group=group,
+    )
 
 
 def _groups(lines: list[str], spans: list[_Span]) -> list[str]:
