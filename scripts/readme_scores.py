@@ -126,7 +126,8 @@ def table(report: dict[str, Any]) -> list[str]:
 
 
 def rules_figures(o: dict[str, Any]) -> str:
-    """The whole-run figures only the rules run reports: the remark oracle, layout invariance, the verifier."""
+    """The whole-run figures only the rules run reports: the remark oracle, layout invariance, section routing,
+    the verifier."""
     parts = []
     if "remarks_accuracy" in o:
         parts.append(
@@ -135,6 +136,11 @@ def rules_figures(o: dict[str, Any]) -> str:
         )
     if "layout_invariance" in o:
         parts.append(f"layout invariance {o['layout_invariance']:.0%} of the variants agree")
+    if "routing_accuracy" in o:
+        parts.append(
+            f"section routing: accuracy {o['routing_accuracy']:.3f} against the golden sections "
+            f"(of the sections named {o['routing_precision']:.3f}; {o['routing_undecided']} undecided)"
+        )
     if "verifier_forgeries" in o:
         parts.append(
             f"verifier: {o['verifier_honest_rejected']} of {o['verifier_honest_objects']} honest objects rejected, "
