@@ -163,3 +163,27 @@ def tree_digest(root: Path) -> dict[str, str]:
 def error_lines(err: str) -> list[str]:
     """The one-line errors of a run's stderr (``e1prep: error: …``)."""
     return [ln for ln in err.splitlines() if ln.startswith("e1prep: error")]
+
+
+def probe_draft(
+    manifest: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], *extra: str, kb_root: Path | None = None
+) -> tuple[int, str, dict]:
+    """Run ``draft`` in-process; return (exit code, stderr, brief JSON or {}). Checks: the KB is byte-identical,
+    and the run ends in a brief (exit 0/1) or in exactly one error line (exit 2) with nothing written."""
+    from e1prep.cli import main
+
+    root = kb_root or manifest.parent
+    before = tree_digest(root)
+    out, js = tmp_path / "probe.md", tmp_path / "probe.json"
+    for p in (out, js):
+        p.unlink(missing_ok=True)
+    code = main(["draft", str(manifest), "--out", str(out), "--json", str(js), *extra])
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert tree_digest(root) == before
+    if code == 2:
+        assert len(error_lines(err)) == 1, err
+        assert not out.exists() and not js.exists()
+        return code, err, {}
+    assert code in (0, 1), err
+    return code, err, json.loads(js.read_text(encoding="utf-8"))

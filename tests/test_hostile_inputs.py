@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from conftest import ROOT, error_lines, repo_card, tree_digest
+from conftest import ROOT, probe_draft, repo_card
 from e1prep.brief.models import MaterialStatus
 from e1prep.cli import main
 from e1prep.errors import E1PrepError, ManifestError
@@ -35,21 +35,9 @@ ALIAS_BOMB = (
 def _probe(manifest: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, dict]:
     """Run the CLI; return (exit code, brief JSON or {}). Checks: the KB is byte-identical, and the run ends in a
     brief listing every material (exit 0/1) or in exactly one error line (exit 2), never a traceback."""
-    root = manifest.parent
-    before = tree_digest(root)
-    out, js = tmp_path / "probe.md", tmp_path / "probe.json"
-    for p in (out, js):
-        p.unlink(missing_ok=True)
-    code = main(["draft", str(manifest), "--out", str(out), "--json", str(js), *extra])
-    err = capsys.readouterr().err
-    assert "Traceback" not in err
-    assert tree_digest(root) == before
+    code, _err, brief = probe_draft(manifest, tmp_path, capsys, *extra)
     if code == 2:
-        assert len(error_lines(err)) == 1
-        assert not out.exists() and not js.exists()
         return code, {}
-    assert code in (0, 1), err
-    brief = json.loads(js.read_text(encoding="utf-8"))
     item = json.loads(manifest.read_text(encoding="utf-8"))["items"][0]
     listed = {s["path"] for s in brief["sources"] if s["role"] == "material"}
     assert {loading.normalize_rel(m) for m in item["materials"]} == listed

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import e1prep
-from conftest import EXAMPLE, ROOT, error_lines, repo_card, tree_digest
+from conftest import EXAMPLE, ROOT, error_lines, probe_draft, repo_card, tree_digest
 from e1prep import cli
 from e1prep.brief import outputs
 from e1prep.brief.outputs import Target, check_targets
@@ -58,23 +58,8 @@ def example_copy(tmp_path: Path) -> Path:
 def _draft(
     manifest: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], *extra: str, kb_root: Path | None = None
 ) -> tuple[int, str, dict]:
-    """Run ``draft`` in-process; return (exit code, stderr, brief JSON or {}). Checks: the KB is byte-identical,
-    and the run ends in a brief (exit 0/1) or in exactly one error line (exit 2) with nothing written."""
-    root = kb_root or manifest.parent
-    before = tree_digest(root)
-    out, js = tmp_path / "probe.md", tmp_path / "probe.json"
-    for p in (out, js):
-        p.unlink(missing_ok=True)
-    code = main(["draft", str(manifest), "--out", str(out), "--json", str(js), *extra])
-    err = capsys.readouterr().err
-    assert "Traceback" not in err
-    assert tree_digest(root) == before
-    if code == 2:
-        assert len(error_lines(err)) == 1, err
-        assert not out.exists() and not js.exists()
-        return code, err, {}
-    assert code in (0, 1), err
-    return code, err, json.loads(js.read_text(encoding="utf-8"))
+    """``conftest.probe_draft``: the KB byte-identical, a brief or exactly one error line."""
+    return probe_draft(manifest, tmp_path, capsys, *extra, kb_root=kb_root)
 
 
 def _materials(brief: dict) -> set[str]:
