@@ -99,3 +99,43 @@ def test_draft_is_deterministic(example_brief) -> None:
 
     again = draft_brief(EXAMPLE_MANIFEST)
     assert again.model_dump(exclude={"run"}) == example_brief.model_dump(exclude={"run"})
+
+
+RECHECKS = """---
+author: jay
+date: 2026-10-25
+kind: blogs-discovery
+---
+# 复查批次
+
+## 1. llm-d：跟进
+
+- URL：https://example.org/known/1
+- 核查：已核查原文
+- 要点：llm-d 见活文档 §3.2；本轮复查吞吐提升 12%。
+
+## 2. llm-d：跟进
+
+- URL：https://example.org/known/2
+- 核查：已核查原文
+- 要点：llm-d 见活文档 §3.2；本轮复查吞吐提升 15%。
+"""
+
+
+def test_two_items_rechecking_one_known_subject_make_one_refresh(tmp_path) -> None:
+    """The rules once stated the same refresh for each item, and the verifier rejected every copy but the
+    first (6,698 rejections on a batch of rechecks): the same recheck is one refresh, nothing rejected."""
+    import shutil
+
+    from e1prep.pipeline import draft_brief
+
+    kb = tmp_path / "kb"
+    shutil.copytree(EXAMPLE_MANIFEST.parent, kb)
+    rel = "inbox/jay/2026-10-25T2000-recheck.md"
+    (kb / rel).write_text(RECHECKS, encoding="utf-8")
+    manifest = json.loads((kb / "manifest.json").read_text(encoding="utf-8"))
+    manifest["items"][0]["materials"].append(rel)
+    (kb / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False), encoding="utf-8")
+    brief = draft_brief(kb / "manifest.json")
+    assert [r.key for r in brief.refreshes if rel in r.sources] == ["llm-d"]
+    assert not brief.rejected

@@ -300,3 +300,59 @@ def test_an_item_of_many_status_codes_is_read_in_linear_time() -> None:
     hits = markers.find(text)
     assert time.perf_counter() - t0 < 2.0
     assert len(hits) >= 8_000
+
+
+def _with_cards(folder: Path, count: int) -> Path:
+    """The bundled example KB with ``count`` distinct repo cards added to its manifest."""
+    from conftest import repo_card
+
+    shutil.copytree(EXAMPLE, folder)
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    for n in range(count):
+        rel = f"organized/repo_cards/gen-{n}.md"
+        body = f"Kernel{n}Forge serves Model{n} with a paged cache.\n"
+        (folder / rel).write_text(repo_card(f"owner{n}/forge{n}", stars=100 + n, body=body), encoding="utf-8")
+        manifest["items"][0]["materials"].append(rel)
+    (folder / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False), encoding="utf-8")
+    return folder / "manifest.json"
+
+
+def test_names_are_searched_once_for_the_batch_not_once_per_material(tmp_path: Path) -> None:
+    """The brief's names were put into a new search automaton for every material of the batch: names x
+    materials (30 s for 1,000 cards). The needles built grow with the batch, not with its square."""
+    built: list[int] = []
+    original = facts_module.NameSearch.of.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: type[facts_module.NameSearch], names: Any) -> facts_module.NameSearch:
+        search = original(cls, names)
+        built.append(len(search.needles))
+        return search
+
+    def needles(count: int) -> int:
+        manifest = _with_cards(tmp_path / f"kb-{count}", count)
+        kb = load_kb(manifest)
+        brief = draft_brief(manifest)
+        built.clear()
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(facts_module.NameSearch, "of", classmethod(counted))
+            Verifier(kb, living_document(kb)).verify(brief)
+        return sum(built)
+
+    small, large = needles(10), needles(40)
+    assert small > 0
+    assert large <= 6 * small  # four times the cards: about four times the needles, not sixteen
+
+
+def test_a_name_learnt_for_the_batch_is_answered_as_an_unlearnt_search_answers_it(tmp_path: Path) -> None:
+    """Learning names from a shared search changes no answer of ``names``: found, absent, or never learnt."""
+    manifest = _with_cards(tmp_path / "kb", 3)
+    kb = load_kb(manifest)
+    asked = ["Kernel1Forge", "kernel2forge", "Model0", "NotThereAtAll", "owner1", "forge2", "vLLM", "Absent9"]
+    fresh = [facts_module.MaterialFacts.build(m) for m in kb.materials if m.text]
+    learnt = [facts_module.MaterialFacts.build(m) for m in kb.materials if m.text]
+    search = facts_module.NameSearch.of(asked[:-1])  # the last name is never learnt
+    for facts in learnt:
+        facts.learn_names(search)
+    for before, after in zip(fresh, learnt, strict=True):
+        assert [before.names(n) for n in asked] == [after.names(n) for n in asked]
+    assert any(f.names("Kernel1Forge") for f in learnt) and not any(f.names("NotThereAtAll") for f in learnt)

@@ -159,6 +159,7 @@ class RulesProducer:
                 for item in note_items(material):
                     self._note_item(batch_date, material, item, doc, index, out, excluded)
         out.excluded = excluded.lines()
+        out.refreshes = _once(out.refreshes)
         return out
 
     # --- inbox notes --------------------------------------------------------------------------
@@ -541,3 +542,16 @@ def _short_title(item: NoteItem) -> str:
     """The item's title without asides, as a reader would name it (``DeepInfer 源码级拆解``)."""
     title = _ASIDE.sub("", item.title) if "(" in item.title or "（" in item.title else item.title
     return title.strip(" ：:")[:60]
+
+
+def _once(refreshes: list[Refresh]) -> list[Refresh]:
+    """Each refresh once: items of one note that recheck the same known subject, word for word the same
+    refresh, are one recheck (stated twice, the verifier would reject every copy but the first)."""
+    seen: set[str] = set()
+    out = []
+    for refresh in refreshes:
+        said = refresh.model_dump_json()
+        if said not in seen:
+            seen.add(said)
+            out.append(refresh)
+    return out

@@ -56,6 +56,32 @@ def filed(index: array[int], key: str) -> Iterator[int]:
         at += 1
 
 
+@dataclass(frozen=True)
+class NameSearch:
+    """Many names, each normalised and case-folded once into a needle, in one Aho–Corasick automaton: built
+    once for a batch and run over each material (one automaton per material would be names x materials)."""
+
+    #: needle: the names it stands for
+    needles: dict[str, list[str]]
+    automaton: ahocorasick.Automaton | None
+    longest: int
+
+    @classmethod
+    def of(cls, names: Iterable[str]) -> NameSearch:
+        needles: dict[str, list[str]] = {}
+        for name in names:
+            needle = normalize_line(name).casefold()  # uncached: each name once
+            if needle:
+                needles.setdefault(needle, []).append(name)
+        if not needles:
+            return cls(needles, None, 0)
+        automaton = ahocorasick.Automaton()
+        for needle in needles:
+            automaton.add_word(needle, needle)
+        automaton.make_automaton()
+        return cls(needles, automaton, max(map(len, needles)))
+
+
 #: lines of a large text case-folded at a time (``str.casefold`` works in a buffer of 12 bytes a character)
 _FOLD_LINES = 256
 
@@ -97,9 +123,12 @@ class MaterialFacts:
     _by_url: dict[str, list[int]] | None = None
     _joined: dict[str, tuple[str, list[int]]] = field(default_factory=dict)
     _contains: dict[str, bool] = field(default_factory=dict)
+    _naming: dict[tuple[str, str], list[tuple[NoteItem, EvidenceLevel]]] = field(default_factory=dict)
     _dates: set[Day] | None = None
     #: whether a name (its needle: normalised, case-folded) occurs: found for many at once (``learn_names``)
     _named: dict[str, bool] = field(default_factory=dict)
+    #: the needles of each search learnt (``learn_names``): one of them not in ``_named`` does not occur
+    _learnt: list[dict[str, list[str]]] = field(default_factory=list)
 
     @property
     def line_count(self) -> int:
@@ -239,6 +268,13 @@ class MaterialFacts:
         """The items whose ``where`` (``title`` or ``text``), case-folded, holds ``key`` (case-folded)."""
         if not key:
             return []
+        found_before = self._naming.get((key, where))
+        if found_before is not None:  # a batch's objects ask for the same few names again and again
+            return found_before
+        self._naming[(key, where)] = self._items_naming(key, where)
+        return self._naming[(key, where)]
+
+    def _items_naming(self, key: str, where: str) -> list[tuple[NoteItem, EvidenceLevel]]:
         if where not in self._joined:
             pieces = [getattr(item, where).casefold() for item in self.items]
             starts, at = [], 0
@@ -267,38 +303,29 @@ class MaterialFacts:
             if any(needle in self.line(n - 1).casefold() for n in range(first, last + 1)):
                 return True
         found = self._named.get(needle)
+        if found is None and any(needle in learnt for learnt in self._learnt):
+            found = False
         if found is None:  # one search of the whole text (a name not learnt beforehand)
             found = needle in self.folded or needle in self.unescaped or needle in self.material.path.casefold()
         return found
 
-    def learn_names(self, names: Iterable[str]) -> None:
-        """Whether each of many names occurs, found in one pass over the text (``names_all``) and kept for
-        ``names``: a search of the whole text per name would be one pass per name."""
-        fresh: dict[str, str] = {}
-        for name in names:
-            needle = normalize_line(name).casefold()
-            if needle and needle not in self._named:
-                fresh.setdefault(needle, name)
-        found = self.names_all(list(fresh.values()))
-        for needle, name in fresh.items():
-            self._named[needle] = name in found
+    def learn_names(self, search: NameSearch) -> None:
+        """Whether each name of ``search`` occurs, found in one pass over the text and kept for ``names``."""
+        for needle in self.found_by(search):
+            self._named[needle] = True
+        self._learnt.append(search.needles)
 
     def names_all(self, names: list[str]) -> set[str]:
         """Those of many ``names`` that occur in the material or its file name: ``names`` for each, in
-        one Aho–Corasick pass over the text (a group of ten thousand members is checked in linear time)."""
-        needles: dict[str, list[str]] = {}
-        for name in names:
-            needle = normalize_line(name).casefold()  # uncached: each name once
-            if needle:
-                needles.setdefault(needle, []).append(name)
-        if not needles:
+        one pass over the text (a group of ten thousand members is checked in linear time)."""
+        search = NameSearch.of(names)
+        return {name for needle in self.found_by(search) for name in search.needles[needle]}
+
+    def found_by(self, search: NameSearch) -> set[str]:
+        """The needles of ``search`` that occur in the material's text or file name."""
+        if search.automaton is None:
             return set()
-        automaton = ahocorasick.Automaton()
-        for needle in needles:
-            automaton.add_word(needle, needle)
-        automaton.make_automaton()
         found: set[str] = set()
-        longest = max(map(len, needles))
         views = [self.folded, self.material.path.casefold()]
         if self.unescaped is not self.folded:  # a name as written, its Markdown escapes undone
             views.append(self.unescaped)
@@ -306,9 +333,9 @@ class MaterialFacts:
             # the automaton copies what it searches into 4-byte characters: it is given the text a
             # window at a time, each overlapping the next by the longest needle (no match is missed)
             for start in range(0, max(len(haystack), 1), _WINDOW):
-                window = haystack[start : start + _WINDOW + longest - 1]
-                found.update(needle for _end, needle in automaton.iter(window))
-        return {name for needle in found for name in needles[needle]}
+                window = haystack[start : start + _WINDOW + search.longest - 1]
+                found.update(needle for _end, needle in search.automaton.iter(window))
+        return found
 
     @classmethod
     def build(cls, material: Material) -> MaterialFacts:

@@ -27,7 +27,7 @@ from ..read.numbers import normalize, occurs_in
 from ..text.lexicon import lexicon
 from ..text.regexgate import guarded
 from .bookkeeping import Bookkeeping
-from .facts import MaterialFacts, filed, packed
+from .facts import MaterialFacts, NameSearch, filed, packed
 from .indexes import Carried, Cited, NumberMemo
 from .values import date_of
 
@@ -360,8 +360,9 @@ class Grounding:
                 name = name.strip()
                 names.add(name)
                 names.update(part for part in name.split("/") if part)
+        search = NameSearch.of(names)
         for facts in self.batch:
-            facts.learn_names(names)
+            facts.learn_names(search)
 
     def _ungrounded_names(self, text: str, grounds: list[MaterialFacts]) -> tuple[str, ...]:
         out: list[str] = []
