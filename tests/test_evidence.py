@@ -298,3 +298,30 @@ def test_a_statement_about_the_reading_or_the_numbers_still_lowers(lowering: str
     facts = _facts(text)
     level = facts.level_of("3 倍")
     assert level is not None and not level.quotable
+
+
+_CHECKED = "### Quillon 引擎\n- URL: https://example.com/q\n- 核查：已核查原文\n- 要点：\n"
+
+
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        # the counter of a running label, or a share, is no HTTP status (the 2 MB numbered note: item partial)
+        ("  - 指标 400：吞吐提升 4%\n  - 指标 401：吞吐提升 5%\n", L.verified),
+        ("  - Case 400: 4% faster\n  - Case 401: 5% faster\n", L.verified),
+        ("  - 吞吐提升 401%\n", L.verified),
+        # a status stays one: alone, in a list of statuses, after HTTP, in doubt
+        ("  - 返回 401：需要登录\n", L.partial),
+        ("  - HTTP 401: login\n  - HTTP 402: pay\n", L.partial),
+        ("  - Error 401: login\n  - Error 403: forbidden\n", L.partial),
+        ("  - 指标 1：吞吐提升 4%\n  - 打开返回 401\n", L.partial),
+    ],
+)
+def test_a_status_code_is_told_from_a_label_counter_by_its_siblings(lines: str, expected: L) -> None:
+    """A number is an HTTP status by what it stands in: a label's counter among sibling labels (one prefix,
+    counters that run, not all of them statuses) or a share is not one; the reader and the verifier agree."""
+    text = _CHECKED + lines
+    (item,) = split_note(P, text)
+    assert item.evidence is expected, item.reading.deciding
+    # the verifier's plain rule is the stricter of the two on a status (snippet): quotable or not, they agree
+    assert markers.plain_level(text).quotable is expected.quotable

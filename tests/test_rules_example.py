@@ -101,6 +101,21 @@ def test_draft_is_deterministic(example_brief) -> None:
     assert again.model_dump(exclude={"run"}) == example_brief.model_dump(exclude={"run"})
 
 
+def _example_with(tmp_path, rel: str, text: str):
+    """The bundled example copied under ``tmp_path``, with the note ``rel`` added to its manifest: the brief."""
+    import shutil
+
+    from e1prep.pipeline import draft_brief
+
+    kb = tmp_path / "kb"
+    shutil.copytree(EXAMPLE_MANIFEST.parent, kb)
+    (kb / rel).write_text(text, encoding="utf-8")
+    manifest = json.loads((kb / "manifest.json").read_text(encoding="utf-8"))
+    manifest["items"][0]["materials"].append(rel)
+    (kb / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False), encoding="utf-8")
+    return draft_brief(kb / "manifest.json")
+
+
 RECHECKS = """---
 author: jay
 date: 2026-10-25
@@ -125,17 +140,27 @@ kind: blogs-discovery
 def test_two_items_rechecking_one_known_subject_make_one_refresh(tmp_path) -> None:
     """The rules once stated the same refresh for each item, and the verifier rejected every copy but the
     first (6,698 rejections on a batch of rechecks): the same recheck is one refresh, nothing rejected."""
-    import shutil
-
-    from e1prep.pipeline import draft_brief
-
-    kb = tmp_path / "kb"
-    shutil.copytree(EXAMPLE_MANIFEST.parent, kb)
     rel = "inbox/jay/2026-10-25T2000-recheck.md"
-    (kb / rel).write_text(RECHECKS, encoding="utf-8")
-    manifest = json.loads((kb / "manifest.json").read_text(encoding="utf-8"))
-    manifest["items"][0]["materials"].append(rel)
-    (kb / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False), encoding="utf-8")
-    brief = draft_brief(kb / "manifest.json")
+    brief = _example_with(tmp_path, rel, RECHECKS)
     assert [r.key for r in brief.refreshes if rel in r.sources] == ["llm-d"]
     assert not brief.rejected
+
+
+def test_an_item_of_more_key_points_than_a_brief_lists_names_the_rest_by_its_lines(tmp_path) -> None:
+    """An item of 3,000 measured lines made an increment of 3,000 key points and 6,000 citations (a 2 MB
+    note: a 47 MB brief). The increment lists ``POINTS_LISTED`` of them and points to the rest by the
+    note's lines; that pointer is the brief's bookkeeping, and the verifier accepts it as written."""
+    from e1prep.brief.render import render_markdown
+    from e1prep.produce.rules import POINTS_LISTED
+
+    head = "# 笔记\n\n## 1. Quillon 推理引擎更新\n\n- URL：https://example.org/quillon\n- 核查：已核查原文\n- 要点：\n"
+    lines = [f"  - 指标 {n}：吞吐提升 {n}%" for n in range(1, 3001)]
+    brief = _example_with(tmp_path, "inbox/jay/2026-10-25T2000-metrics.md", head + "\n".join(lines) + "\n")
+    (inc,) = [i for i in brief.increments if i.key == "Quillon"]
+    assert inc.evidence is EvidenceLevel.verified  # ``指标 401：`` counts a label: no HTTP status
+    assert len(inc.points) == POINTS_LISTED
+    assert inc.points[-1] == f"指标 {POINTS_LISTED}：吞吐提升 {POINTS_LISTED}%"
+    first = 7 + POINTS_LISTED + 1  # the note's line of the first point not listed
+    assert inc.boundary == [f"笔记第 {first}–3007 行的其余内容未逐条列出，见原文"]
+    assert len(inc.numbers) == 2 * POINTS_LISTED
+    assert not brief.rejected and "[unverified]" not in render_markdown(brief)

@@ -23,6 +23,7 @@ from conftest import EXAMPLE
 from e1prep.brief.models import EvidenceLevel
 from e1prep.kb.loading import load_kb
 from e1prep.pipeline import draft_brief, living_document
+from e1prep.produce import rules as rules_module
 from e1prep.read import markers
 from e1prep.read.numbers import scan
 from e1prep.verify import citations as citations_module
@@ -88,7 +89,9 @@ def _with_note(folder: Path, note: str) -> Path:
 def _verified(tmp_path: Path, note: str, owner: Any, name: str) -> tuple[int, int]:
     """Draft ``note``, then verify the brief counting ``owner.name``: (its calls, the note's citations)."""
     manifest = _with_note(tmp_path / f"kb-{len(note)}", note)
-    brief = draft_brief(manifest)
+    with pytest.MonkeyPatch.context() as patch:  # every line cited, as a model's brief may cite them
+        patch.setattr(rules_module, "POINTS_LISTED", 1_000_000)
+        brief = draft_brief(manifest)
     kb = load_kb(manifest)
     verifier = Verifier(kb, living_document(kb))
     with counting(owner, name) as calls:
@@ -242,6 +245,7 @@ def test_each_number_is_worked_out_once_per_verification_whatever_a_process_cach
     and each was worked out again for its object's claims, its key points and the brief's (verify grew
     2.3-2.8 times from 1 to 2 MB). Here that cache holds 8: the verification still works each out once."""
     manifest = _with_note(tmp_path / "kb", numbered(150))
+    monkeypatch.setattr(rules_module, "POINTS_LISTED", 1_000_000)  # every line cited
     brief = draft_brief(manifest)
     kb = load_kb(manifest)
     verifier = Verifier(kb, living_document(kb))
@@ -266,14 +270,42 @@ def test_each_number_is_worked_out_once_per_verification_whatever_a_process_cach
     assert len(computed) >= 300 and len(computed) == len(set(computed))
 
 
+def _label_counters(text: str) -> dict[str, set[str]]:
+    """Each line's label (``指标 401：`` after an optional bullet): its prefix, case-folded, and its counters."""
+    out: dict[str, set[str]] = {}
+    for line in text.split("\n"):
+        m = re.match(
+            r"[ \t]*(?:[-*+>][ \t]+)?(?:\*\*)?([\u3400-\u9fff]{1,4}|[A-Za-z]{1,12})[ \t]*(\d{1,6})(?:\*\*)?[ \t]*[:：]",
+            line,
+        )
+        if m:
+            out.setdefault(m.group(1).casefold(), set()).add(m.group(2))
+    return out
+
+
 def _held_by_a_number(text: str, start: int, end: int) -> bool:
-    """The specification of ``markers._part_of_a_number``: the first token of the text that holds the
-    status code decides (a count with a unit or a price, an identifier other than a bare status)."""
-    for tok in scan(text):
-        if tok.start <= start and end <= tok.end:
+    """The specification of ``markers._part_of_a_number``: the first token of its line that holds the
+    status code decides (a count with a unit, a price or a share, an identifier other than a bare status),
+    and a bare status that counts the label leading its line, in a run of sibling labels, is a counter."""
+    first = text.rfind("\n", 0, start) + 1
+    last = text.find("\n", end)
+    line = text[first : len(text) if last < 0 else last]
+    for tok in scan(line):
+        if tok.start <= start - first and end - first <= tok.end:
             if tok.kind == "quantity":
-                return tok.type == "money" or (tok.type == "count" and bool(tok.unit))
-            return re.fullmatch(r"(?:HTTP\s?)?\d{3}", tok.text, re.I) is None
+                return tok.type in ("money", "percent") or (tok.type == "count" and bool(tok.unit))
+            if re.fullmatch(r"(?:HTTP\s?)?\d{3}", tok.text, re.I) is None:
+                return True
+            lead = re.match(
+                r"[ \t]*(?:[-*+>][ \t]+)?(?:\*\*)?([\u3400-\u9fff]{1,4}|[A-Za-z]{1,12})[ \t]*(\d{1,6})", line
+            )
+            if lead is None or lead.start(2) != tok.start or lead.end(2) != tok.end:
+                return False
+            if not re.match(r"(?:\*\*)?[ \t]*[:：]", line[lead.end(2) :]):
+                return False
+            counters = _label_counters(text).get(lead.group(1).casefold(), set())
+            statuses = {mk.text for mk in markers.markers() if mk.access and mk.text.isdigit()}
+            return lead.group(1).casefold() != "http" and len(counters) >= 2 and not counters <= statuses
     return False
 
 
@@ -281,7 +313,10 @@ def _held_by_a_number(text: str, start: int, end: int) -> bool:
 @given(
     st.lists(
         st.sampled_from(
-            ["返回 ", "404", "HTTP 429", " 篇", "#", "503", " ms", "issue ", "第 ", " 期", "¥", "，", "v1.", "x"]
+            [
+                *("返回 ", "404", "HTTP 429", " 篇", "#", "503", " ms", "issue ", "第 ", " 期", "¥", "，", "v1.", "x"),
+                *("\n- 指标 ", "：", "%", "12", "\n"),  # a label's counter among siblings, a share
+            ]
         ),
         max_size=12,
     )

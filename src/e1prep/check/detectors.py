@@ -428,12 +428,14 @@ def _lead_level(item: NoteItem) -> EvidenceLevel | None:
 def _unquotable_numbers(item: NoteItem) -> list[_Unquotable]:
     found: list[_Unquotable] = []
     for offset, block in blocks(item.text):
-        read = _ROW_NUMBER.sub("|", block) if "|" in block else block
-        tokens = quantities(read)
-        if not tokens:  # most lines of a large note hold no quantity: their level is not needed
+        if not _DIGIT.search(block):  # most lines of a large note hold no number: neither is read
             continue
         level = _unquotable_level(item, block)
-        if level is not None:
+        if level is None:  # quotable: its numbers are not scanned (a checked item's lines mostly are)
+            continue
+        read = _ROW_NUMBER.sub("|", block) if "|" in block else block
+        tokens = quantities(read)
+        if tokens:
             line = item.line_start + offset
             if len(block) <= QUOTE_WHOLE_MAX:  # one quote, shared by the block's numbers
                 found += [_Unquotable(q.text, level, block.strip(), line) for q in tokens]

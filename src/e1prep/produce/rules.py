@@ -54,6 +54,9 @@ log = logging.getLogger(__name__)
 
 #: items whose vocabulary barely overlaps the living document are off-topic for it
 MIN_TOPIC_OVERLAP = 0.12
+#: the key points and boundary lines an increment lists from its item (the hand briefs list up to a dozen); an
+#: item of more is listed to here, and the rest is named by its lines
+POINTS_LISTED = 64
 #: a product-like name: inner capitals or digits (``vLLM``, ``SGLang``, ``GB10``) or a hyphenated name (``llm-d``)
 _ENTITY = re.compile(
     r"(?<![A-Za-z0-9])(?:[A-Za-z]+[A-Z0-9][A-Za-z0-9]*|[A-Za-z][A-Za-z0-9]*-[A-Za-z0-9-]*[A-Za-z0-9])(?![A-Za-z0-9])"
@@ -259,10 +262,19 @@ class RulesProducer:
         points: list[str] = []
         boundary: list[str] = []
         numbers: list[NumberCitation] = []
-        for offset, block in blocks(item.text)[1:]:
+        listed = 0
+        parts = blocks(item.text)[1:]
+        for at, (offset, block) in enumerate(parts):
             first = _strip_bullet(block.strip().split("\n")[0])
             if _META_PREFIX.match(first):
                 continue
+            if listed == POINTS_LISTED:  # a brief digests an item: the rest is pointed to, not copied
+                rest = parts[at:]
+                last = rest[-1][0] + rest[-1][1].count("\n")
+                boundary.append(
+                    self.say("rules.more_points", first=item.line_start + offset, last=item.line_start + last)
+                )
+                break
             text = _point_text(block, self.say)
             if not text or url_only(text):  # a URL alone is no key point: it stays the item's URL
                 continue
@@ -271,6 +283,7 @@ class RulesProducer:
             level = (line_evidence(block) or item.evidence) if tokens else item.evidence
             cited = _citations(tokens, level, material, text, item.line_start + offset)
             numbers += cited
+            listed += 1
             if _BOUNDARY_PREFIX.match(first):
                 boundary.append(text)
             elif cited and not level.quotable:

@@ -560,13 +560,12 @@ def read_item(
     level = strictest(*(s.level for s in statements))
     deciding = [w for s in statements if s.level is level for w in s.words]
     # lines that are not remarks can only lower the item: a limitation or hedge there caps it
-    if RANK[level] > RANK[EvidenceLevel.partial]:
-        for ln in body:
-            caps = [h for h in find(strip_urls(ln)) if h.marker.kind in LOWERING_KINDS]
-            if caps:
-                level = EvidenceLevel.partial
-                deciding.append(caps[0].marker.text)
-                break
+    # (read together: a number is a status code or a label's counter by its sibling lines, ``指标 401：``)
+    if RANK[level] > RANK[EvidenceLevel.partial] and body:
+        caps = [h for h in find(strip_urls("\n".join(body))) if h.marker.kind in LOWERING_KINDS]
+        if caps:
+            level = EvidenceLevel.partial
+            deciding.append(caps[0].marker.text)
     return Reading(
         level=level,
         deciding=tuple(deciding or [w for s in statements for w in s.words]),

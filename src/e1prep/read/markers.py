@@ -360,22 +360,60 @@ def _is_status_code(hit: Hit) -> bool:
 def _part_of_a_number(text: str, hit: Hit) -> bool:
     """Whether the number grammar reads a status code's digits as part of something else: an issue
     or pull request (``#404``, ``issue 404``), an ordinal (``第 403 期``, ``No. 429``), a name
-    (``WP-502``), a version, a date, or a count or price (``503 篇``, ``¥429``). A bare number
+    (``WP-502``), a version, a date, a count, price or share (``503 篇``, ``¥429``, ``401%``), or the
+    counter of a running label (``指标 401：``, beside ``指标 400：``). A bare number
     (``返回 403``, ``HTTP 404``) stays a status, and so does one before a measure (``429 s``,
     ``403 ms``, ``404 倍``): in doubt, the page was not read."""
-    starts, tokens = _number_tokens(text)
-    n = bisect.bisect_right(starts, hit.start) - 1  # tokens stand apart, in order: only this one may hold it
-    if n < 0 or tokens[n].end < hit.end:
+    line = text.rfind("\n", 0, hit.start) + 1  # a number stands within its line: only that line is read
+    end = text.find("\n", hit.end)
+    starts, tokens = _number_tokens(text[line : len(text) if end < 0 else end])
+    n = bisect.bisect_right(starts, hit.start - line) - 1  # tokens stand apart, in order: only this one may hold it
+    if n < 0 or line + tokens[n].end < hit.end:
         return False
     tok = tokens[n]
-    if tok.kind == "quantity":  # a count of something, or a price; a bare number stays a status
-        return tok.type == "money" or (tok.type == "count" and bool(tok.unit))
-    return not _BARE_STATUS.fullmatch(tok.text)
+    if tok.kind == "quantity":  # a count of something, a price or a share; a bare number stays a status
+        return tok.type in ("money", "percent") or (tok.type == "count" and bool(tok.unit))
+    if _BARE_STATUS.fullmatch(tok.text):
+        return _label_counter(text, line + tok.start, line + tok.end)
+    return True
+
+
+#: a line led by a label: a word and a counter before a colon (``指标 401：``, ``Case 12:``)
+_COUNTER_LABEL = re.compile(
+    r"^[ \t]*(?:[-*+>][ \t]+)?(?:\*\*)?(?P<prefix>[\u3400-\u9fff]{1,4}|[A-Za-z]{1,12})[ \t]*(?P<counter>\d{1,6})"
+    r"(?:\*\*)?[ \t]*[:：]",
+    re.M,
+)
+
+
+def _label_counter(text: str, start: int, end: int) -> bool:
+    """Whether the number at ``start:end`` counts the label that leads its line (``指标 401：吞吐…``) in a run
+    of sibling labels: one prefix, several counters, not all of them status codes. A list of statuses
+    (``HTTP 401:``, ``HTTP 403:``) or a lone ``返回 401：`` stays a status."""
+    line = text.rfind("\n", 0, start) + 1
+    m = _COUNTER_LABEL.match(text, line)
+    if m is None or m.start("counter") != start or m.end("counter") != end:
+        return False
+    return m.group("prefix").casefold() in _running_labels(text)
+
+
+@lru_cache(maxsize=64)
+def _running_labels(text: str) -> frozenset[str]:
+    """The label prefixes of a text whose counters run: two or more, one at least not a status code."""
+    counters: dict[str, set[str]] = {}
+    for m in _COUNTER_LABEL.finditer(text):
+        counters.setdefault(m.group("prefix").casefold(), set()).add(m.group("counter"))
+    statuses = {mk.text for mk in markers() if mk.access and mk.text.isdigit()}
+    return frozenset(
+        prefix
+        for prefix, seen in counters.items()
+        if prefix != "http" and len(seen) >= 2 and not seen <= statuses
+    )
 
 
 @lru_cache(maxsize=64)
 def _number_tokens(text: str) -> tuple[list[int], tuple[NumberToken, ...]]:
-    """A text's number tokens and where each starts, once per text: a status code is looked up among them
+    """A line's number tokens and where each starts, once per line: a status code is looked up among them
     (an item of thousands of ``返回 404`` lines walked every token of the item for each)."""
     tokens = tuple(scan(text))
     return [t.start for t in tokens], tokens
