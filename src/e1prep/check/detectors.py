@@ -30,7 +30,7 @@ from ..kb.loading import KB, Material, card_field_line, card_repo, card_section
 from ..read.identity import short_title
 from ..read.markers import RANK
 from ..read.notes import NoteItem, blocks, is_stale, line_evidence, note_items
-from ..read.numbers import parse_value, quantities
+from ..read.numbers import NumberToken, parse_value, quantities
 from ..read.quotes import QUOTE_WHOLE_MAX, quote_around
 from ..text.regexgate import guarded
 from ..text.textindex import terms
@@ -425,17 +425,28 @@ def _lead_level(item: NoteItem) -> EvidenceLevel | None:
     return item.evidence
 
 
+def _unquotable_block(item: NoteItem, block: str) -> tuple[EvidenceLevel, str, list[NumberToken]] | None:
+    """A block's level, the text its numbers are read from and its quantities, when it holds quantities
+    that are not quotable (else None). Of a checked item most lines are quotable, of another most hold no
+    quantity: the likelier way out is tried first."""
+    if not _DIGIT.search(block):  # most lines of a large note hold no number: neither is read
+        return None
+    read = _ROW_NUMBER.sub("|", block) if "|" in block else block
+    if item.evidence.quotable:
+        level = _unquotable_level(item, block)
+        tokens = quantities(read) if level is not None else []
+    else:
+        tokens = quantities(read)
+        level = _unquotable_level(item, block) if tokens else None
+    return (level, read, tokens) if level is not None and tokens else None
+
+
 def _unquotable_numbers(item: NoteItem) -> list[_Unquotable]:
     found: list[_Unquotable] = []
     for offset, block in blocks(item.text):
-        if not _DIGIT.search(block):  # most lines of a large note hold no number: neither is read
-            continue
-        level = _unquotable_level(item, block)
-        if level is None:  # quotable: its numbers are not scanned (a checked item's lines mostly are)
-            continue
-        read = _ROW_NUMBER.sub("|", block) if "|" in block else block
-        tokens = quantities(read)
-        if tokens:
+        unquotable = _unquotable_block(item, block)
+        if unquotable is not None:
+            level, read, tokens = unquotable
             line = item.line_start + offset
             if len(block) <= QUOTE_WHOLE_MAX:  # one quote, shared by the block's numbers
                 found += [_Unquotable(q.text, level, block.strip(), line) for q in tokens]

@@ -405,9 +405,7 @@ def _running_labels(text: str) -> frozenset[str]:
         counters.setdefault(m.group("prefix").casefold(), set()).add(m.group("counter"))
     statuses = {mk.text for mk in markers() if mk.access and mk.text.isdigit()}
     return frozenset(
-        prefix
-        for prefix, seen in counters.items()
-        if prefix != "http" and len(seen) >= 2 and not seen <= statuses
+        prefix for prefix, seen in counters.items() if prefix != "http" and len(seen) >= 2 and not seen <= statuses
     )
 
 
