@@ -153,3 +153,12 @@ def test_arxiv_matches_are_the_patterns_own_matches(text: str) -> None:
     assert [(m.span(), m.group(1)) for m in arxiv_matches(text)] == [
         (m.span(), m.group(1)) for m in ARXIV_RE.finditer(text)
     ]
+
+
+@pytest.mark.parametrize("sep", ["｜", " | ", "·", "：", ": ", " — ", " - ", "、", " "])
+def test_a_section_number_is_read_whole_whatever_separates_it_from_its_title(sep: str) -> None:
+    """``### §2.3｜Late interaction`` was read as §2 (the number cut back to where ``.`` could end it): the
+    other hand's RAG document filed ColFuse under §2, and its refreshes named §8 for §8.1."""
+    doc = parse_knowledge("k.md", f"# Doc\n## §2 Retrieval\n\ntext\n\n### §2.3{sep}Late interaction\n\nColFuse\n")
+    assert [s.id for s in doc.sections] == ["§2", "§2.3"]
+    assert doc.sections[-1].title == "Late interaction"

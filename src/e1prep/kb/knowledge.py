@@ -25,7 +25,8 @@ ARXIV_RE = guarded(
 #: first character by a fast scan, where ``\d{4}`` would be tried at every place of the text
 _ARXIV_DIGITS = re.compile(r"\.(?<=\d{4}\.)\d")
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
-_SECTION_NUM = re.compile(r"^(?:§\s*|Section\s+|第)?(\d+(?:\.\d+)*)(?:[.、)]|\s|节|$)", re.I)
+#: a heading's section number, whole (``§2.3｜Late interaction`` is §2.3, never §2), and what ends it
+_SECTION_NUM = re.compile(r"^(?:§\s*|Section\s+|第)?(\d+(?:\.\d+)*)(?!\.?\d)(?:[.、)｜|·:：—–-]|\s|节|$)", re.I)
 _VERSION = re.compile(r"(?:更新标记|版本|version)\s*[:：]\s*(\S+)", re.I)
 _VERSION_INLINE = re.compile(r"\bv(?:Oct|Nov|Dec|Sep|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug)\d+\S*")
 
@@ -313,7 +314,7 @@ def parse_knowledge(path: str, text: str) -> KnowledgeDoc:
         title = h.group(2)
         num = _SECTION_NUM.match(title)
         if num:
-            raw.append((n, len(h.group(1)), "§" + num.group(1), title[num.end() :].strip(" ：:-—")))
+            raw.append((n, len(h.group(1)), "§" + num.group(1), title[num.end() :].strip(" ：:-—–｜|·、")))
     # a section ends at the next heading of its level or above, numbered or not (one pass, a stack)
     closes: dict[int, int] = {}
     stack: list[tuple[int, int]] = []
