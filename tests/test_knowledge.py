@@ -162,3 +162,22 @@ def test_a_section_number_is_read_whole_whatever_separates_it_from_its_title(sep
     doc = parse_knowledge("k.md", f"# Doc\n## §2 Retrieval\n\ntext\n\n### §2.3{sep}Late interaction\n\nColFuse\n")
     assert [s.id for s in doc.sections] == ["§2", "§2.3"]
     assert doc.sections[-1].title == "Late interaction"
+
+
+def test_a_bold_lead_in_that_numbers_a_subsection_of_its_section_is_that_subsection() -> None:
+    """An other hand's document numbered its subsections in bold (``**§2.1 FlashAttention lineage** — …``):
+    they were no sections, so FlashMLA's count was 'recorded in §2' and items routed to chapters. A bold
+    number that is not a subsection of the heading it stands under (an index's ``**§1.1**``) stays text."""
+    text = (
+        "# Doc\n## §2 Kernels\n\n**§2.1 FlashAttention lineage** — FA-2, FA-3.\n\n"
+        "**§2.2 MLA kernels** — FlashMLA 13,100 stars.\n\n## §7 Index\n\n**§1.1 vLLM** — see above\n**§7 all**\n"
+    )
+    doc = parse_knowledge("k.md", text)
+    assert [(s.id, s.title) for s in doc.sections] == [
+        ("§2", "Kernels"),
+        ("§2.1", "FlashAttention lineage"),
+        ("§2.2", "MLA kernels"),
+        ("§7", "Index"),
+    ]
+    assert doc.section_at(text.split("\n").index("**§2.2 MLA kernels** — FlashMLA 13,100 stars.") + 1).id == "§2.2"
+    assert doc.sections[2].end < doc.sections[3].start  # a subsection ends where the next heading starts

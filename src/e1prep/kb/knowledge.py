@@ -27,6 +27,11 @@ _ARXIV_DIGITS = re.compile(r"\.(?<=\d{4}\.)\d")
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 #: a heading's section number, whole (``§2.3｜Late interaction`` is §2.3, never §2), and what ends it
 _SECTION_NUM = re.compile(r"^(?:§\s*|Section\s+|第)?(\d+(?:\.\d+)*)(?!\.?\d)(?:[.、)｜|·:：—–-]|\s|节|$)", re.I)
+#: a paragraph led by a bold subsection number and title (``**§2.1 FlashAttention lineage** — …``): a writer
+#: who numbers subsections in bold, not as headings; it runs to the next such paragraph or heading
+_BOLD_SECTION = re.compile(r"^\*\*§\s*(\d+(?:\.\d+)+)(?!\.?\d)\s*([^*\n]*)\*\*")
+#: such a subsection's level: below every heading
+_LEAD_LEVEL = 7
 _VERSION = re.compile(r"(?:更新标记|版本|version)\s*[:：]\s*(\S+)", re.I)
 _VERSION_INLINE = re.compile(r"\bv(?:Oct|Nov|Dec|Sep|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug)\d+\S*")
 
@@ -306,13 +311,19 @@ def parse_knowledge(path: str, text: str) -> KnowledgeDoc:
             break
     raw: list[tuple[int, int, str, str]] = []
     heads: list[tuple[int, int]] = []
+    numbered = ""  # the id of the last numbered heading: a bold lead-in may number a subsection of it
     for n, line in enumerate(lines, start=1):
         h = _HEADING.match(line)
         if not h:
+            lead = _BOLD_SECTION.match(line) if numbered and line.startswith("**") else None
+            if lead and lead.group(1).startswith(numbered[1:] + "."):
+                heads.append((n, _LEAD_LEVEL))
+                raw.append((n, _LEAD_LEVEL, "§" + lead.group(1), lead.group(2).strip(" ：:-—–｜|·、")))
             continue
         heads.append((n, len(h.group(1))))
         title = h.group(2)
         num = _SECTION_NUM.match(title)
+        numbered = "§" + num.group(1) if num else ""
         if num:
             raw.append((n, len(h.group(1)), "§" + num.group(1), title[num.end() :].strip(" ：:-—–｜|·、")))
     # a section ends at the next heading of its level or above, numbered or not (one pass, a stack)
