@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import pytest
@@ -128,6 +129,19 @@ def make_kb(tmp_path: Path) -> MakeKB:
         return manifest
 
     return make
+
+
+def example_with(folder: Path, files: Mapping[str, str]) -> Path:
+    """The bundled example KB copied to ``folder``, with ``files`` written and added to its manifest's
+    materials: the manifest's path."""
+    shutil.copytree(EXAMPLE, folder)
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    for rel, text in files.items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_text(text, encoding="utf-8")
+        manifest["items"][0]["materials"].append(rel)
+    (folder / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False), encoding="utf-8")
+    return folder / "manifest.json"
 
 
 def repo_card(repo: str = "acme/widget", stars: int = 100, weekly: int = 10, body: str = "", **extra: object) -> str:

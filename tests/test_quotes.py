@@ -5,13 +5,12 @@ whole, as before (the golden and held-out briefs are byte-identical)."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import EXAMPLE
+from conftest import example_with
 from e1prep.brief.models import ContradictionKind
 from e1prep.check.detectors import NOT_QUOTABLE_SHOWN
 from e1prep.kb.loading import load_kb
@@ -26,22 +25,13 @@ READ = HEAD.format(check="已核查原文（全文读完）")
 SNIPPET = HEAD.format(check="仅搜索摘要")
 
 
-def _with_note(folder: Path, note: str) -> Path:
-    shutil.copytree(EXAMPLE, folder)
-    (folder / NOTE).write_text(note, encoding="utf-8")
-    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-    manifest["items"][0]["materials"].append(NOTE)
-    (folder / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False), encoding="utf-8")
-    return folder / "manifest.json"
-
-
 def row(cells: int, head: str = READ) -> str:
     """One table row of ``cells`` numbered ``n%`` cells."""
     return head + "\n| " + " | ".join(f"{n}%" for n in range(cells)) + " |\n"
 
 
 def _brief_size(tmp_path: Path, note: str) -> tuple[int, dict[str, object]]:
-    manifest = _with_note(tmp_path / f"kb-{len(note)}", note)
+    manifest = example_with(tmp_path / f"kb-{len(note)}", {NOTE: note})
     brief = draft_brief(manifest)
     assert verify_brief(brief, manifest).clean
     text = brief.model_dump_json()
@@ -114,7 +104,7 @@ def test_a_registration_of_a_dump_names_its_first_numbers_and_says_there_are_mor
 
 
 def test_a_window_is_checked_verbatim_between_its_cuts(tmp_path: Path) -> None:
-    manifest = _with_note(tmp_path / "kb", row(2_000))
+    manifest = example_with(tmp_path / "kb", {NOTE: row(2_000)})
     kb = load_kb(manifest)
     facts = MaterialFacts.build(next(m for m in kb.materials if m.path == NOTE))
     line = row(2_000).split("\n")[-2]

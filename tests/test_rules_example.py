@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from conftest import BLOGS, EXAMPLE_MANIFEST
+from conftest import BLOGS, EXAMPLE_MANIFEST, example_with
 from e1prep.brief.models import EvidenceLevel, MaterialStatus
 from e1prep.read.numbers import normalize, occurs_in
 
@@ -102,18 +102,10 @@ def test_draft_is_deterministic(example_brief) -> None:
 
 
 def _example_with(tmp_path, rel: str, text: str):
-    """The bundled example copied under ``tmp_path``, with the note ``rel`` added to its manifest: the brief."""
-    import shutil
-
+    """The brief of the bundled example with the note ``rel`` added to its manifest."""
     from e1prep.pipeline import draft_brief
 
-    kb = tmp_path / "kb"
-    shutil.copytree(EXAMPLE_MANIFEST.parent, kb)
-    (kb / rel).write_text(text, encoding="utf-8")
-    manifest = json.loads((kb / "manifest.json").read_text(encoding="utf-8"))
-    manifest["items"][0]["materials"].append(rel)
-    (kb / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False), encoding="utf-8")
-    return draft_brief(kb / "manifest.json")
+    return draft_brief(example_with(tmp_path / "kb", {rel: text}))
 
 
 RECHECKS = """---

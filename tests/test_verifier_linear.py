@@ -5,10 +5,8 @@ lookups (never wall-clock time), and hold each index to the scan it replaces."""
 from __future__ import annotations
 
 import functools
-import json
 import math
 import re
-import shutil
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -19,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import EXAMPLE
+from conftest import example_with, repo_card
 from e1prep.brief.models import EvidenceLevel
 from e1prep.kb.loading import load_kb
 from e1prep.pipeline import draft_brief, living_document
@@ -76,19 +74,9 @@ def counting(owner: Any, name: str) -> Iterator[list[int]]:
         setattr(owner, name, original)
 
 
-def _with_note(folder: Path, note: str) -> Path:
-    """The bundled example KB copied to ``folder``, with ``note`` added as a material: its manifest."""
-    shutil.copytree(EXAMPLE, folder)
-    (folder / NOTE).write_text(note, encoding="utf-8")
-    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-    manifest["items"][0]["materials"].append(NOTE)
-    (folder / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False), encoding="utf-8")
-    return folder / "manifest.json"
-
-
 def _verified(tmp_path: Path, note: str, owner: Any, name: str) -> tuple[int, int]:
     """Draft ``note``, then verify the brief counting ``owner.name``: (its calls, the note's citations)."""
-    manifest = _with_note(tmp_path / f"kb-{len(note)}", note)
+    manifest = example_with(tmp_path / f"kb-{len(note)}", {NOTE: note})
     with pytest.MonkeyPatch.context() as patch:  # every line cited, as a model's brief may cite them
         patch.setattr(rules_module, "POINTS_LISTED", 1_000_000)
         brief = draft_brief(manifest)
@@ -126,7 +114,7 @@ def test_values_compared_grow_with_the_input_not_its_square(tmp_path: Path, shap
 def test_every_point_is_still_held_to_every_citation_that_binds_it(tmp_path: Path) -> None:
     """Bound by lookups, a number of the key points is still kept out by any unquotable citation of it:
     the note's citations made vendor claims, every ``37%`` and ``12 ms`` of the points is reported."""
-    manifest = _with_note(tmp_path / "kb", identical(50))
+    manifest = example_with(tmp_path / "kb", {NOTE: identical(50)})
     brief = draft_brief(manifest)
     [inc] = [i for i in brief.increments if NOTE in i.sources]
     numbers = [
@@ -244,7 +232,7 @@ def test_each_number_is_worked_out_once_per_verification_whatever_a_process_cach
     """A process-wide cache of 65,536 numbers forgot them on the 2 MB numbered note (140,000 distinct),
     and each was worked out again for its object's claims, its key points and the brief's (verify grew
     2.3-2.8 times from 1 to 2 MB). Here that cache holds 8: the verification still works each out once."""
-    manifest = _with_note(tmp_path / "kb", numbered(150))
+    manifest = example_with(tmp_path / "kb", {NOTE: numbered(150)})
     monkeypatch.setattr(rules_module, "POINTS_LISTED", 1_000_000)  # every line cited
     brief = draft_brief(manifest)
     kb = load_kb(manifest)
@@ -339,17 +327,15 @@ def test_an_item_of_many_status_codes_is_read_in_linear_time() -> None:
 
 def _with_cards(folder: Path, count: int) -> Path:
     """The bundled example KB with ``count`` distinct repo cards added to its manifest."""
-    from conftest import repo_card
-
-    shutil.copytree(EXAMPLE, folder)
-    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-    for n in range(count):
-        rel = f"organized/repo_cards/gen-{n}.md"
-        body = f"Kernel{n}Forge serves Model{n} with a paged cache.\n"
-        (folder / rel).write_text(repo_card(f"owner{n}/forge{n}", stars=100 + n, body=body), encoding="utf-8")
-        manifest["items"][0]["materials"].append(rel)
-    (folder / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False), encoding="utf-8")
-    return folder / "manifest.json"
+    return example_with(
+        folder,
+        {
+            f"organized/repo_cards/gen-{n}.md": repo_card(
+                f"owner{n}/forge{n}", stars=100 + n, body=f"Kernel{n}Forge serves Model{n} with a paged cache.\n"
+            )
+            for n in range(count)
+        },
+    )
 
 
 def test_names_are_searched_once_for_the_batch_not_once_per_material(tmp_path: Path) -> None:
