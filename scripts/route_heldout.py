@@ -40,9 +40,10 @@ def main() -> int:
             docs[path] = parse_knowledge(path, (ROOT / path).read_text(encoding="utf-8"))
         doc = docs[path]
         read = split_note(f"routing-heldout/{row['id']}.md", row["text"])
-        text = read[0].text if len(read) == 1 else row["text"]
-        title = read[0].title if len(read) == 1 else row["title"]
-        key = identify(read[0], doc).key if len(read) == 1 else title
+        if len(read) == 1:  # one item, as the rules read it
+            text, title, key = read[0].text, read[0].title, identify(read[0], doc).key
+        else:  # read as several items (or none): the note whole, under the title its writer gave
+            text, title, key = row["text"], row["title"], row["title"]
         got = route(doc, text, title, [key])
         want = row["section"]
         if want is None:

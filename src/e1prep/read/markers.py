@@ -374,7 +374,7 @@ def _part_of_a_number(text: str, hit: Hit) -> bool:
     if tok.kind == "quantity":  # a count of something, a price or a share; a bare number stays a status
         return tok.type in ("money", "percent") or (tok.type == "count" and bool(tok.unit))
     if _BARE_STATUS.fullmatch(tok.text):
-        return _label_counter(text, line + tok.start, line + tok.end)
+        return _label_counter(text, line, line + tok.start, line + tok.end)
     return True
 
 
@@ -386,11 +386,10 @@ _COUNTER_LABEL = re.compile(
 )
 
 
-def _label_counter(text: str, start: int, end: int) -> bool:
-    """Whether the number at ``start:end`` counts the label that leads its line (``指标 401：吞吐…``) in a run
-    of sibling labels: one prefix, several counters, not all of them status codes. A list of statuses
-    (``HTTP 401:``, ``HTTP 403:``) or a lone ``返回 401：`` stays a status."""
-    line = text.rfind("\n", 0, start) + 1
+def _label_counter(text: str, line: int, start: int, end: int) -> bool:
+    """Whether the number at ``start:end`` counts the label that leads its line (which starts at ``line``:
+    ``指标 401：吞吐…``) in a run of sibling labels: one prefix, several counters, not all of them status
+    codes. A list of statuses (``HTTP 401:``, ``HTTP 403:``) or a lone ``返回 401：`` stays a status."""
     m = _COUNTER_LABEL.match(text, line)
     if m is None or m.start("counter") != start or m.end("counter") != end:
         return False
