@@ -539,15 +539,17 @@ def _rules_figures(golden_dir: Path, args: argparse.Namespace) -> dict[str, Any]
         for name, diff in invariance.differences.items():
             print(f"  {name}: " + "; ".join(diff[:3]))
     verifier_dir = golden_dir.parent / "verifier"
+    # the verifier's honest briefs are of the golden cases beside it, whichever cases this run scores
+    verified_cases = verifier_dir.parent / "golden"
     if not args.cases and verifier_dir.is_dir():  # the verifier, on both sides
         from .roc import measure
 
-        roc = measure(verifier_dir, golden_dir)
+        roc = measure(verifier_dir, verified_cases)
         figures.update({f"verifier_{k}": v for k, v in roc.figures().items()})
         print(f"\n{roc.render()}")
         heldout = verifier_dir / "heldout-forgeries.jsonl"
         if heldout.is_file():  # written by another hand, never tuned on: reported as measured
-            held = measure(verifier_dir, golden_dir, catalogue=heldout)
+            held = measure(verifier_dir, verified_cases, catalogue=heldout)
             figures.update(
                 {f"verifier_heldout_{k}": v for k, v in held.figures().items() if "forger" in k or "equiv" in k}
             )
