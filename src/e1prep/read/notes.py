@@ -206,6 +206,12 @@ def said_known(text: str) -> str | None:
     return lexicon().verdict("known", text)
 
 
+def said_new(text: str) -> str | None:
+    """The words by which a note says the item is new to the team (``Verdict: new for us``), unless it
+    also says the document holds it."""
+    return lexicon().verdict("new", text) if said_known(text) is None else None
+
+
 _DATE_LABELS = ("发布日期", "发布", "日期", "原文日期", "刊期", "published", "date", "issue date")
 _DATE_LINE = re.compile(
     rf"(?:{'|'.join(_DATE_LABELS)})\s*[:：]?\s*"
@@ -721,10 +727,28 @@ def _refine(lines: list[str], spans: list[_Span], urls: _UrlLines, tables: list[
     return out
 
 
+#: a line's quote markers, every level of them (``> > 1) QuietKV …``)
+_QUOTE_MARKS = re.compile(r"^\s{0,3}(?:>[ \t]?)+")
+
+
+def _unquoted(lines: list[str], found: list[_Span]) -> tuple[list[str], list[_Span]] | None:
+    """The note's lines without their quote markers, and its items so read, when the markers are its
+    layout: read quoted, it shows fewer than two items; unquoted, two or more (cards set as blockquotes,
+    the earlier messages of an e-mail thread). A quote among the writer's own items stays a quote."""
+    if len(found) >= 2 or not any(_QUOTE_MARKS.match(line) for line in lines):
+        return None
+    bare = [_QUOTE_MARKS.sub("", line) for line in lines]
+    spans = _spans_of(bare)
+    return (bare, spans) if len(spans) >= 2 else None
+
+
 def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     """Items of a note: headings, numbered lists, table rows or bullets with a URL, whichever fits."""
     lines = body.split("\n")
-    best = _spans_of(lines) or _prose_spans(lines, _UrlLines(lines))  # prose only where nothing else fits
+    best = _spans_of(lines)
+    if (unquoted := _unquoted(lines, best)) is not None:
+        lines, best = unquoted
+    best = best or _prose_spans(lines, _UrlLines(lines))  # prose only where nothing else fits
     if not best and body.strip():
         title = next((ln for ln in lines if ln.strip()), "")
         best = [_Span(title.lstrip("# "), 0, len(lines), "whole-note")]
