@@ -115,12 +115,31 @@ def claim_only(text: str, start: int, end: int) -> bool:
     """Whether a hedge at ``text[start:end]`` governs a claim of its own sentence, not the reading: the
     sentence holds a quantity and names neither the page read nor the item as a whole
     (``the abstract claims 1.9×; still checking``). Its numbers carry it; the item's check stands."""
-    _, reading, _, _, whole = _patterns()
+    _, reading, _, remark, whole = _patterns()
     lo, hi = _full_sentence(text, start, end)
-    sentence = text[lo:hi]
-    if reading.search(sentence) or whole.search(sentence):
-        return False
-    return any(t.kind == "quantity" for t in scan(sentence))
+    scopes = [text[lo:hi]]
+    if (line := _own_field_line(text, start, end, remark)) is not None:
+        scopes.append(line)  # a field of its own (``my doubt: …``) is one claim, however many sentences
+    return any(
+        not reading.search(scope) and not whole.search(scope) and any(t.kind == "quantity" for t in scan(scope))
+        for scope in scopes
+    )
+
+
+#: a line opened by a short field label (``my doubt:``, ``存疑：``, ``- **Caveat**:``)
+_FIELD_LEAD = re.compile(r"[ \t]*(?:[-*+•][ \t]+)?(?:\*\*)?[^\s:：*|#][^:：\n|]{0,23}?(?:\*\*)?[ \t]*[:：]")
+
+
+def _own_field_line(text: str, start: int, end: int, remark: re.Pattern[str]) -> str | None:
+    """The line of a statement at ``text[start:end]`` when the line is a field of the item's body (the
+    statement in its label or after it) whose label is no check label (``核查：`` speaks of the reading)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line = text[line_start : line_end if line_end >= 0 else len(text)]
+    lead = _FIELD_LEAD.match(line)
+    if lead is None or remark.search(lead.group(0)):
+        return None
+    return line
 
 
 def same_sentence(text: str, a: int, b: int) -> bool:
