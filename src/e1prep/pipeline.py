@@ -281,7 +281,10 @@ def living_document(kb: KB) -> KnowledgeDoc:
     m = kb.knowledge_material
     if m.status is not MaterialStatus.read:
         raise InputError(kb.root / m.path, f"living document {m.status.value}: {m.reason}")
-    return parse_knowledge(m.path, m.text)
+    doc = parse_knowledge(m.path, m.text)
+    if not doc.sections:  # said, not lost: every increment's 建议归入 will say no section matches
+        log.warning("%s: no numbered section (§N, N.M) found in its headings; no increment can be routed", m.path)
+    return doc
 
 
 def _merge_productions(primary: Production, rules: Production) -> Production:

@@ -25,8 +25,13 @@ ARXIV_RE = guarded(
 #: first character by a fast scan, where ``\d{4}`` would be tried at every place of the text
 _ARXIV_DIGITS = re.compile(r"\.(?<=\d{4}\.)\d")
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
-#: a heading's section number, whole (``§2.3｜Late interaction`` is §2.3, never §2), and what ends it
-_SECTION_NUM = re.compile(r"^(?:§\s*|Section\s+|第)?(\d+(?:\.\d+)*)(?!\.?\d)(?:[.、)｜|·:：—–-]|\s|节|$)", re.I)
+#: a heading's section number, whole (``§2.3｜Late interaction`` is §2.3, never §2), and what ends it:
+#: ``§1.2``, ``1.2``, ``Section 1``, ``第 3 节``, maybe in brackets (``[§5.2]``, ``【§2】``); the number is group ``n``
+_SECTION_NUM = re.compile(
+    r"^(?:(?P<open>[\[【])\s*)?(?:§\s*|Section\s+|第)?(?P<n>\d+(?:\.\d+)*)(?!\.?\d)"
+    r"(?(open)\s*[\]】])(?:[.、)｜|·:：—–-]|\s|节|$)",
+    re.I,
+)
 #: a paragraph led by a bold subsection number and title (``**§2.1 FlashAttention lineage** — …``): a writer
 #: who numbers subsections in bold, not as headings; it runs to the next such paragraph or heading
 _BOLD_SECTION = re.compile(r"^\*\*§\s*(\d+(?:\.\d+)+)(?!\.?\d)\s*([^*\n]*)\*\*")
@@ -323,9 +328,9 @@ def parse_knowledge(path: str, text: str) -> KnowledgeDoc:
         heads.append((n, len(h.group(1))))
         title = h.group(2)
         num = _SECTION_NUM.match(title)
-        numbered = "§" + num.group(1) if num else ""
+        numbered = "§" + num.group("n") if num else ""
         if num:
-            raw.append((n, len(h.group(1)), "§" + num.group(1), title[num.end() :].strip(" ：:-—–｜|·、")))
+            raw.append((n, len(h.group(1)), "§" + num.group("n"), title[num.end() :].strip(" ：:-—–｜|·、")))
     # a section ends at the next heading of its level or above, numbered or not (one pass, a stack)
     closes: dict[int, int] = {}
     stack: list[tuple[int, int]] = []
