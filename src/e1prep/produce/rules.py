@@ -41,6 +41,7 @@ from ..read.notes import (
     note_items,
     off_topic,
     said_known,
+    said_new,
     url_only,
 )
 from ..read.numbers import NumberToken, card_counts, parse_value, quantities, stats_sentences
@@ -71,6 +72,10 @@ _META_PREFIX = re.compile(
     re.I,
 )
 _BOUNDARY_PREFIX = re.compile(r"^(?:边界|证据边界|注意|限定|Caveat|Boundary|Limits?)\s*[:：]", re.I)
+
+
+#: how many of the names a known subject's update brings the relation names
+NAMES_SAID = 4
 
 
 @dataclass
@@ -228,13 +233,9 @@ class RulesProducer:
         assert ident is not None  # only an excluded item goes unidentified
         key, hits, url_known, anchored = ident.key, ident.hits, ident.url_known, ident.anchored
         version = new_version(item, doc) if known else None
-        read = item.evidence in (EvidenceLevel.verified, EvidenceLevel.partial)
-        names = _new_entities(item, doc, key, version) if version is not None and read else []
-        if version is not None and names:
-            # a known subject with a version the document has not recorded, and a new thing: an update in
-            # place (new names alone do not make one: on the all-known golden day every recheck names some)
+        fact = _update_fact(item, doc, key, version, say) if known else None
+        if fact is not None:
             inc = self._increment(material, item, key, hits, index)
-            fact = say("rules.new_version", key=key, version=version)
             out.increments.append(inc.model_copy(update={"kind": "update", "relation": fact}))
             return
         if known:
@@ -481,6 +482,22 @@ def new_version(item: NoteItem, doc: KnowledgeDoc) -> str | None:
         if not _holds_version(doc.text, m.group(0).lstrip("vV")):
             return m.group(0)
     return None
+
+
+def _update_fact(item: NoteItem, doc: KnowledgeDoc, key: str, version: str | None, say: Phrases) -> str | None:
+    """What makes a known subject's item, read at least in part, an update in place: a version the
+    document has not recorded, or the note's own word that it is new, either with names the document lacks
+    (new names alone do not make one: on the all-known golden day every recheck names some). None: a
+    recheck."""
+    if item.evidence not in (EvidenceLevel.verified, EvidenceLevel.partial):
+        return None
+    if version is not None:
+        return say("rules.new_version", key=key, version=version) if _new_entities(item, doc, key, version) else None
+    remark = said_new(item.text)
+    names = _new_entities(item, doc, key, None) if remark is not None else []
+    if remark is None or not names:
+        return None
+    return say("rules.said_new", key=key, remark=remark, names=say.join(names[:NAMES_SAID]))
 
 
 def _new_entities(item: NoteItem, doc: KnowledgeDoc, key: str, version: str | None) -> list[str]:
