@@ -10,6 +10,7 @@ import pytest
 
 from conftest import MakeKB
 from e1prep.brief.models import EvidenceLevel
+from e1prep.kb.knowledge import parse_knowledge
 from e1prep.pipeline import draft_brief
 from e1prep.read.labels import labelled, read_label, title_under
 from e1prep.read.notes import read_evidence, split_note
@@ -331,3 +332,86 @@ def test_an_item_with_no_more_than_a_title_and_a_link_stays_a_clue(make_kb: Make
 )
 def test_how_english_writers_state_a_check(text: str, quotable: bool) -> None:
     assert read_evidence(text).level.quotable is quotable
+
+
+# --- cards set as blockquotes, a field of its own, bracketed section ids, the note's own "new" -----------
+
+
+def test_items_set_as_blockquotes_are_read_as_items() -> None:
+    note = (
+        "evening reading, kai\n\n"
+        "> **FlowKV: paged KV for long prompts** · arXiv:2611.00001\n"
+        "> read: the whole paper\n> points: pages of 16 tokens, 1.4x longer prompts on one GPU\n\n"
+        "> **Marmot serving runtime** · https://example.org/marmot\n"
+        "> read: README only\n> points: a runtime in Zig\n"
+    )
+    items = split_note("inbox/kai/n.md", note)
+    assert [i.title for i in items] == ["FlowKV: paged KV for long prompts", "Marmot serving runtime"]
+    assert items[0].evidence is EvidenceLevel.verified  # its remark is the writer's own, not a quotation
+    assert not any(line.startswith(">") for i in items for line in i.text.split("\n"))
+
+
+def test_a_quote_inside_the_writers_own_items_stays_a_quote() -> None:
+    note = (
+        "# radar\n\n## FlowKV\n- https://example.org/flowkv\n- 核查：已读全文\n"
+        "> 作者说「全部数字已核查」\n\n## Marmot\n- https://example.org/marmot\n- 核查：只看了摘要\n"
+    )
+    items = split_note("inbox/kai/n.md", note)
+    assert [i.title for i in items] == ["FlowKV", "Marmot"]
+    assert "> 作者说" in items[0].text  # two items read quoted: the quote markers are not the layout
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Read: cover to cover.\nmy doubt: the authors call the overhead tiny. The only figure is +6%, unchecked.",
+        "核查：已读全文。\n存疑：作者说开销可以忽略。附录只有 +6% 一个数，我没核对。",
+    ],
+)
+def test_a_hedge_in_a_field_of_its_own_limits_that_fields_claims_not_the_read(text: str) -> None:
+    assert read_evidence(text).level in (EvidenceLevel.verified, EvidenceLevel.partial)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Read: cover to cover.\nmy doubt: I am not sure I read the whole article; it claims +6%.",  # the page read
+        "Read: cover to cover.\nmy doubt: all these figures, +6% included, are unchecked.",  # the numbers as a whole
+        "Checked: maybe, the post says +6%.",  # a check label: the line is about the reading
+    ],
+)
+def test_a_field_that_speaks_of_the_reading_still_lowers_the_item(text: str) -> None:
+    assert not read_evidence(text).level.quotable
+
+
+@pytest.mark.parametrize(
+    ("heading", "sid"),
+    [("## [§5.2] Indirect prompt injection", "§5.2"), ("### 【§2.1】 权重量化", "§2.1"), ("## [3] Memory", "§3")],
+)
+def test_section_ids_in_brackets_are_sections(heading: str, sid: str) -> None:
+    doc = parse_knowledge("k.md", f"# doc\n\n{heading}\n\nbody\n")
+    assert [s.id for s in doc.sections] == [sid]
+    assert parse_knowledge("k.md", "# doc\n\n## [§3.1 unclosed\n\nbody\n").sections == []
+
+
+def test_a_document_without_numbered_sections_is_said(make_kb: MakeKB, caplog: pytest.LogCaptureFixture) -> None:
+    manifest = make_kb({"inbox/a/2026-12-05-radar.md": "# radar\n"}, knowledge="# doc\n\n## Engines\n\n- vLLM\n")
+    with caplog.at_level("WARNING"):
+        draft_brief(manifest)
+    assert "no numbered section" in caplog.text
+
+
+def test_a_known_subject_the_note_calls_new_with_new_names_is_an_update(make_kb: MakeKB) -> None:
+    note = (
+        "# screen\n\n## vLLM scheduler work\nhttps://example.org/vllm-scheduler\n\n"
+        "Checked against the source, read in full.\n\n- adds a KVBridge connector and a TierMap scheduler.\n\n"
+        "Verdict: new for us.\n"
+    )
+    brief = _brief(make_kb, note)
+    assert [(i.key, i.kind) for i in brief.increments] == [("vLLM", "update")]  # type: ignore[attr-defined]
+    assert "KVBridge" in brief.increments[0].relation  # type: ignore[attr-defined]
+    # the same words called known, or with nothing the document lacks, are a recheck
+    known = note.replace("new for us", "not new, a recheck")
+    nothing_new = note.replace("KVBridge connector and a TierMap", "chunked prefill")
+    for said in (known, nothing_new):
+        assert not _brief(make_kb, said).increments  # type: ignore[attr-defined]
