@@ -41,12 +41,17 @@ class Label:
 
 #: a label that leads a title on its line: a code of at most two letters and a counter (``A1  ColFuse``,
 #: ``B-03 vLLM``, ``Q7: …``), or a CJK word and a counter before a colon (``线索 1：Milvus …``). A counter
-#: is never part of a decimal (``vLLM 0.34`` holds no label), and ``v2`` is a version, not a code
+#: is never part of a decimal (``vLLM 0.34`` holds no label), and ``v2`` is a version, not a code; or a
+#: bracketed code with a counter (``[00:09] 第一件…``, ``[3] …``, ``【线索 2】…``), never a link's text
 _LEAD = re.compile(
     r"(?P<label>(?P<prefix>(?![vV]\d)[A-Za-z]{1,2})[-_#]?(?P<counter>\d{1,4})(?![\d.,]\d)(?P<suffix>[a-z]?)(?=[\s:：.)、—-]))"
     r"[\s:：.)、—-]+(?P<rest>\S.*)"
     r"|(?P<cjk>(?P<cprefix>[\u3400-\u9fff]{1,3})\s*(?P<ccounter>\d{1,4}))\s*[:：]\s*(?P<crest>\S.*)"
+    r"|(?P<bracket>[\[【](?P<binner>[^\]】\n]{0,11}\d[^\]】\n]{0,11})[\]】])(?!\()\s*(?P<brest>\S.*)"
 )
+#: what a bracketed label's shape keeps of it: its digits as ``#``, its letters as ``a``, its signs
+_COUNTERS = re.compile(r"\d+")
+_LETTERS = re.compile(r"[A-Za-z]+")
 
 
 def read_label(heading: str) -> Label | None:
@@ -63,7 +68,10 @@ def read_label(heading: str) -> Label | None:
     if lead.group("label"):
         shape = lead.group("prefix").lower() + "#" + ("a" if lead.group("suffix") else "") + ":"
         return Label(shape, lead.group("label"), lead.group("rest").strip())
-    return Label(lead.group("cprefix") + "#:", lead.group("cjk"), lead.group("crest").strip())
+    if lead.group("cjk"):
+        return Label(lead.group("cprefix") + "#:", lead.group("cjk"), lead.group("crest").strip())
+    shape = "[" + _LETTERS.sub("a", _COUNTERS.sub("#", lead.group("binner"))) + "]"
+    return Label(shape, lead.group("bracket"), lead.group("brest").strip())
 
 
 def labelled(headings: list[str]) -> list[Label | None]:
@@ -99,11 +107,16 @@ def title_under(lines: list[str]) -> tuple[str, int] | None:
             continue
         text = _BULLET.sub("", line).strip()
         if text:
-            first = (_first_sentence(text), i)
+            first = (first_sentence(text), i)
     return first
 
 
-def _first_sentence(text: str) -> str:
+def sentence_head(text: str) -> str:
+    """A line up to its first sentence end (the whole line when it has none)."""
     m = _SENTENCE_END.search(text)
-    cut = text[: m.start()] if m else text
-    return cut[:TITLE_MAX].strip()
+    return (text[: m.start()] if m else text).strip()
+
+
+def first_sentence(text: str) -> str:
+    """A line's first sentence, at most ``TITLE_MAX`` characters: what of it stands as a title."""
+    return sentence_head(text)[:TITLE_MAX].strip()

@@ -17,7 +17,7 @@ from ..text.naming import github_repo, plain_title
 from ..text.regexgate import guarded
 from . import evidence as _ev
 from . import markers
-from .labels import labelled, read_label, title_under
+from .labels import labelled, read_label, sentence_head, title_under
 from .numbers import identifiers
 
 URL_RE = re.compile(r"https?://[^\s<>()\[\]（）【】\"'`，。；、|]+")
@@ -604,12 +604,19 @@ def _link_paragraph_spans(lines: list[str]) -> list[_Span]:
     return spans
 
 
+def _opens_paragraph_with_bracket(lines: list[str], i: int) -> bool:
+    return lines[i][:1] in "[【" and (i == 0 or not lines[i - 1].strip())
+
+
 def _label_line_spans(lines: list[str]) -> list[_Span]:
     """Items opened by a label at the start of a line (``A1  ColFuse …`` then indented fields), when two
     or more lines open with one label shape; each runs to the next such line or heading."""
     starts = []
     for i, line in enumerate(lines):
-        if not line[:1].isalnum():  # a label opens the line itself, unindented
+        # a label opens the line itself, unindented; or a bracketed code opens a paragraph (``[00:09] 第一件…``):
+        # a bracket on each line of a run of lines is a log's stamp (a chat's ``[14:58] oskar: …``), one
+        # conversation, not items
+        if not line[:1].isalnum() and not _opens_paragraph_with_bracket(lines, i):
             continue
         label = read_label(line)
         if label is not None and label.rest:
@@ -620,7 +627,8 @@ def _label_line_spans(lines: list[str]) -> list[_Span]:
     for n, (i, label) in enumerate(starts):
         end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
         heading = next((j for j in range(i + 1, end) if _heading(lines[j])), None)
-        spans.append(_Span(label.text + " " + label.rest, i, heading or end, "label-line"))
+        # a line that runs on after its label is titled by its first sentence (a spoken paragraph)
+        spans.append(_Span(label.text + " " + sentence_head(label.rest), i, heading or end, "label-line"))
     return spans
 
 
