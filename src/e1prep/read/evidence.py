@@ -31,7 +31,7 @@ from ..brief.phrases import Phrase
 from ..text import visible
 from ..text.lexicon import lexicon
 from ..text.regexgate import guarded
-from .markers import LOWERING_KINDS, RANK, Hit, find, in_quotes, negated, strictest, strip_urls
+from .markers import LOWERING_KINDS, RANK, Hit, denied, find, in_quotes, negated, strictest, strip_urls
 from .scope import claim_only, same_sentence
 
 
@@ -164,7 +164,9 @@ def _read_hits(text: str, body: str, hits: list[Hit], symbol_statements: list[St
         # hedged, the page still could not be read: that is said too (``打不开（404），可能被删了``)
         blocked = None if positives else next((h.marker.text for h in hits if h.marker.access), None)
         return Statement(EvidenceLevel.unverified, words, True, False, blocked, text)
-    limits = [h for h in hits if h.marker.kind in LOWERING_KINDS and h.marker.kind != "partial"]
+    limits = [
+        h for h in hits if h.marker.kind in LOWERING_KINDS and h.marker.kind != "partial" and not denied(body, h, hits)
+    ]
     full_read = any(h.marker.kind == "full" for h in positives) or any(
         s.positive and s.level is EvidenceLevel.verified for s in symbol_statements
     )

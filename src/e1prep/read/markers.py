@@ -496,6 +496,19 @@ def negated(text: str, hit: Hit, hits: list[Hit]) -> bool:
     return False
 
 
+#: the limitations that say what the reading was only (``只看摘要``, ``only the abstract``): a negator right
+#: before one denies it (``不是只看摘要``, ``not only the abstract``)
+_DENIABLE = frozenset({"summary", "snippet"})
+
+
+def denied(text: str, hit: Hit, hits: list[Hit]) -> bool:
+    """A limitation denied by a negator right before it, as :func:`negated` places one (``附录也翻了，不是只看
+    摘要``): it says what the reading was not, and limits nothing."""
+    if hit.marker.kind not in _DENIABLE:
+        return False
+    return negated(text, hit, [h for h in hits if h.marker.kind == "negation"])
+
+
 def expand_symbols(text: str, legend: Mapping[str, str] | None) -> str:
     """The item's text with each symbol of its note's legend followed by the legend's words for it."""
     if not legend:
@@ -515,13 +528,21 @@ def plain_quotable(text: str, legend: Mapping[str, str] | None = None, *, scoped
 
     Quotable only if some full-read marker stands un-negated and outside quotation marks, no full-read
     marker anywhere is negated or quoted (``没有读完全文``, ``作者说「原文已读」``), and no marker of a lowering
-    kind (partial, summary, snippet, vendor, limitation, unverified, do-not-quote, hedge, relay) reaches
-    the item: anywhere in it, or with ``scoped`` (the verifier's reading) anywhere but a clause of
-    another object or a bullet of its own numbers (``read.scope``), which limit only what they speak of.
+    kind (partial, summary, snippet, vendor, limitation, unverified, do-not-quote, hedge, relay), unless
+    denied (``不是只看摘要``: :func:`denied`), reaches the item: anywhere in it, or with ``scoped`` (the
+    verifier's reading) anywhere but a clause of another object or a bullet of its own numbers
+    (``read.scope``), which limit only what they speak of.
     """
     body = strip_urls(expand_symbols(text, legend))
     hits = find(body)  # every lowering word counts here, the bare ones (``摘要``) too: this rule stays simple
-    lowering = next((h for h in hits if h.marker.kind in LOWERING_KINDS and not (scoped and _scoped(body, h))), None)
+    lowering = next(
+        (
+            h
+            for h in hits
+            if h.marker.kind in LOWERING_KINDS and not denied(body, h, hits) and not (scoped and _scoped(body, h))
+        ),
+        None,
+    )
     if lowering is not None:
         return False, lowering.marker.text
     full = [h for h in hits if h.marker.kind == "full"]
@@ -538,7 +559,12 @@ def plain_level(text: str, legend: Mapping[str, str] | None = None, *, scoped: b
     if ok:
         return EvidenceLevel.verified
     body = strip_urls(expand_symbols(text, legend))
-    levels = [h.marker.level for h in find(body, LOWERING_KINDS) if not (scoped and _scoped(body, h))]
+    hits = find(body)
+    levels = [
+        h.marker.level
+        for h in hits
+        if h.marker.kind in LOWERING_KINDS and not denied(body, h, hits) and not (scoped and _scoped(body, h))
+    ]
     if any(h.marker.kind == "full" for h in find(body, frozenset({"full"}))) and not levels:
         return EvidenceLevel.unverified  # a full read that is negated or quoted
     return strictest(*levels) if levels else EvidenceLevel.unverified
