@@ -113,17 +113,24 @@ def _full_sentence(text: str, start: int, end: int) -> tuple[int, int]:
 
 def claim_only(text: str, start: int, end: int) -> bool:
     """Whether a hedge at ``text[start:end]`` governs a claim of its own sentence, not the reading: the
-    sentence holds a quantity and names neither the page read nor the item as a whole
-    (``the abstract claims 1.9×; still checking``). Its numbers carry it; the item's check stands."""
+    sentence holds a quantity or a quoted claim and names neither the page read nor the item as a whole
+    (``the abstract claims 1.9×; still checking``, ``标题大概是 "…"``). Its numbers carry it; the item's
+    check stands."""
     _, reading, _, remark, whole = _patterns()
     lo, hi = _full_sentence(text, start, end)
     scopes = [text[lo:hi]]
     if (line := _own_field_line(text, start, end, remark)) is not None:
         scopes.append(line)  # a field of its own (``my doubt: …``) is one claim, however many sentences
     return any(
-        not reading.search(scope) and not whole.search(scope) and any(t.kind == "quantity" for t in scan(scope))
+        not reading.search(scope)
+        and not whole.search(scope)
+        and (_QUOTED_CLAIM.search(scope) is not None or any(t.kind == "quantity" for t in scan(scope)))
         for scope in scopes
     )
+
+
+#: a claim in someone's words, quoted (``标题大概是 "ShardSpec: …"``, ``they call it “negligible”``)
+_QUOTED_CLAIM = re.compile(r"\"[^\"\n]{6,}\"|“[^”\n]{6,}”|「[^」\n]{6,}」")
 
 
 #: a line opened by a short field label (``my doubt:``, ``存疑：``, ``- **Caveat**:``)
