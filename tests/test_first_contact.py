@@ -12,6 +12,7 @@ from conftest import MakeKB
 from e1prep.brief.models import EvidenceLevel
 from e1prep.kb.knowledge import parse_knowledge
 from e1prep.pipeline import draft_brief
+from e1prep.read import markers
 from e1prep.read.labels import labelled, read_label, title_under
 from e1prep.read.notes import read_evidence, split_note
 
@@ -415,3 +416,56 @@ def test_a_known_subject_the_note_calls_new_with_new_names_is_an_update(make_kb:
     nothing_new = note.replace("KVBridge connector and a TierMap", "chunked prefill")
     for said in (known, nothing_new):
         assert not _brief(make_kb, said).increments  # type: ignore[attr-defined]
+
+
+# --- spoken paragraphs under bracketed stamps, a denied limitation, a hedge on a quoted claim ------------
+
+
+def test_paragraphs_opened_by_bracketed_stamps_are_items_titled_by_their_first_sentence() -> None:
+    note = (
+        "memo, recorded on the train\n\n"
+        "[00:05] First one is a paper called TileKV. I read it end to end, appendix too. It pages KV in tiles.\n\n"
+        "[00:48] Second, the Marmot runtime got a release. I only skimmed the README.\n"
+    )
+    items = split_note("inbox/kai/memo.md", note)
+    assert [i.title for i in items] == [
+        "First one is a paper called TileKV",
+        "Second, the Marmot runtime got a release",
+    ]
+    assert [i.label for i in items] == ["[00:05]", "[00:48]"]
+
+
+def test_a_chat_log_stamped_line_by_line_is_one_conversation_not_items() -> None:
+    chat = (
+        "# chat\n\n[14:58] kai: looked at rerankd https://example.org/rerankd\n"
+        "[15:01] kai: README read, ran the docker image\n[15:02] lin: ok\n"
+    )
+    items = split_note("inbox/kai/chat.md", chat)
+    assert all(not (i.label or "").startswith("[") for i in items)
+    assert len(items) == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "这篇从头到尾读完了，附录也翻了，不是只看摘要。",
+        "I read all of it, not only the abstract.",
+        "read the full paper, not just the abstract",
+    ],
+)
+def test_a_denied_limitation_limits_nothing(text: str) -> None:
+    assert read_evidence(text).level is EvidenceLevel.verified
+    assert markers.plain_level(text, scoped=True) is EvidenceLevel.verified  # the verifier reads it so too
+
+
+@pytest.mark.parametrize(
+    "text", ["只看了摘要，没读全文。", "did not read the paper, only the abstract", "Only the abstract."]
+)
+def test_a_limitation_that_is_not_denied_still_limits(text: str) -> None:
+    assert not read_evidence(text).level.quotable
+
+
+def test_a_hedge_on_a_quoted_claim_limits_that_claim_not_the_read() -> None:
+    text = '这篇我是从头到尾读完的。标题大概是 "TileKV: Paged KV in Tiles for Long Prompts"。'
+    assert read_evidence(text).level in (EvidenceLevel.verified, EvidenceLevel.partial)
+    assert not read_evidence('标题大概是 "TileKV: Paged KV in Tiles"，我大概读完了全文。').level.quotable
