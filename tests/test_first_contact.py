@@ -470,3 +470,15 @@ def test_a_hedge_on_a_quoted_claim_limits_that_claim_not_the_read() -> None:
     text = '这篇我是从头到尾读完的。标题大概是 "TileKV: Paged KV in Tiles for Long Prompts"。'
     assert read_evidence(text).level in (EvidenceLevel.verified, EvidenceLevel.partial)
     assert not read_evidence('标题大概是 "TileKV: Paged KV in Tiles"，我大概读完了全文。').level.quotable
+
+
+@pytest.mark.parametrize(
+    ("line", "vendor"),
+    [
+        ("- smooth 50 Hz control on one GPU. 〔核查：全文读完。50 Hz 是他们自己的数，我没跑。〕", True),
+        ("- 作者自己的说法：吞吐 2 倍。", True),
+        ("- 我们自己的测试：38 q/s（我跑了 10 分钟）。", False),
+    ],
+)
+def test_their_own_numbers_are_the_vendors_and_ours_are_not(line: str, vendor: bool) -> None:
+    assert (markers.block_level(line) is EvidenceLevel.vendor) is vendor
