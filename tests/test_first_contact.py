@@ -296,7 +296,7 @@ def test_gate_checks_the_thresholds_on_the_cases_named(tmp_path: Path) -> None:
     assert main([*args, "--gate"]) == 1
     shipped = root / "evals" / "firstcontact" / "thresholds.toml"
     gated = ["2026-12-07-otherhand-f", "2026-12-09-otherhand-g", "2026-12-11-otherhand-h", "2026-12-14-otherhand-i"]
-    gated += ["2026-12-18-otherhand-k"]
+    gated += ["2026-12-18-otherhand-k", "2026-12-23-otherhand-m", "2026-12-28-otherhand-n"]
     assert (
         main(
             [
