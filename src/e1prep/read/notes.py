@@ -7,6 +7,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 
 from ..brief.models import EvidenceLevel
 from ..brief.phrases import Phrase
@@ -559,21 +560,38 @@ _LENTICULAR = re.compile(r"^【([^】\n]{2,200})】")
 _SEGMENTS = re.compile(r"\s+(?:——|—|–|--)\s+")
 
 
+#: a field set in bold (``✅ **Ferrite 0.5: …**``): the writer's title among the fields
+_BOLD_FIELD = re.compile(r"\*\*([^*\n]{2,200})\*\*")
+
+
 def _segmented_spans(lines: list[str]) -> list[_Span]:
-    """One item per line made of dash-separated fields with a URL; its title is the field before the URL
-    (the other fields are its check and notes, read as its text)."""
+    """One item per line made of dash-separated fields with a URL, with the prose under it up to a blank
+    line; its title is the field the writer set in bold, else the field before the URL (the other fields
+    are its check and notes, read as its text). Two fields make the layout only when one is that bold title
+    (``✅ **xgrammar 0.3 is out** — https://…``)."""
     spans = []
     for i, line in enumerate(lines):
         if "://" not in line or not ("—" in line or "–" in line or "--" in line):
             continue  # no URL field or no dash separator: not this layout
         stripped = line.strip()
         parts = _SEGMENTS.split(stripped)
-        if len(parts) < 3:
-            continue  # fewer than three fields: not this layout, whichever field holds the URL
+        bold = next((m.group(1) for p in parts if (m := _BOLD_FIELD.search(p))), None)
+        if len(parts) < (2 if bold else 3):
+            continue  # too few fields: not this layout, whichever field holds the URL
         url_at = next((k for k, p in enumerate(parts) if URL_RE.fullmatch(p.strip())), None)
         if url_at is not None and url_at > 0:
-            spans.append(_Span(parts[url_at - 1], i, i + 1, "segmented"))
-    return spans
+            spans.append(_Span(bold or parts[url_at - 1], i, _paragraph_end(lines, i), "segmented"))
+    # a field line runs on over its prose, never into the next field line
+    return [replace(span, end=min(span.end, after.start)) for span, after in pairwise(spans)] + spans[-1:]
+
+
+def _paragraph_end(lines: list[str], i: int) -> int:
+    """Where the paragraph that line ``i`` opens ends: its lines of prose run on to a blank line, a heading
+    or another line of structure (the item's text goes on under its field line)."""
+    end = i + 1
+    while end < len(lines) and lines[end].strip() and not _STRUCTURED_LINE.match(lines[end]):
+        end += 1
+    return end
 
 
 def _link_paragraph_spans(lines: list[str]) -> list[_Span]:
