@@ -396,8 +396,9 @@ class _Neighbours:
 def _neighbours() -> _Neighbours:
     size = r"\d+(?:\.\d+)?\s?[BT]"
     return _Neighbours(
-        # ``version 0.4``, ``版本 0.4``, ``release 0.4:``
-        version_before=re.compile(rf"(?<![\w])(?:{_words('version_before')})\s?[:：]?\s?$", re.I),
+        # ``version 0.4``, ``版本 0.4``, ``本条的版本 0.4``, ``release 0.4:`` (a Latin word ends before it; a CJK
+        # character may stand right before 版本)
+        version_before=re.compile(rf"(?<![A-Za-z0-9_])(?:{_words('version_before')})\s?[:：]?\s?$", re.I),
         # a product-like word right before it: upper and lower case letters (``Ember``, ``SGLang``), not all caps
         name_before=re.compile(r"(?<![\w.\-/])([A-Za-z][A-Za-z0-9\-]*[A-Za-z0-9])\s$"),
         not_names=frozenset(w.lower() for w in lexicon().numbers.get("not_names", ())),
