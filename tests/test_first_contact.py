@@ -15,6 +15,7 @@ from e1prep.pipeline import draft_brief
 from e1prep.read import markers
 from e1prep.read.labels import labelled, read_label, title_under
 from e1prep.read.notes import read_evidence, split_note
+from e1prep.read.numbers import scan
 
 # --- labels are not titles ------------------------------------------------------------------------
 
@@ -482,3 +483,52 @@ def test_a_hedge_on_a_quoted_claim_limits_that_claim_not_the_read() -> None:
 )
 def test_their_own_numbers_are_the_vendors_and_ours_are_not(line: str, vendor: bool) -> None:
     assert (markers.block_level(line) is EvidenceLevel.vendor) is vendor
+
+
+# --- field lines with prose under them, "read through", the note's "nothing new for us", 的版本 -----------
+
+
+def test_a_field_line_keeps_its_prose_and_its_bold_title() -> None:
+    note = (
+        "feed (kai)\nkey: ✅ read through · 🟡 summary only\n\n"
+        "✅ **TileKV 0.2: paged KV in tiles** — guest post, Dec 8 — https://example.org/tilekv\n"
+        "Read it through. Pages of 16 tokens.\n\n"
+        "🟡 **Marmot runtime** — https://example.org/marmot\nOnly the abstract.\n"
+        "✅ **Finch 1.0** — release notes — https://example.org/finch\n"
+    )
+    items = split_note("inbox/kai/feed.md", note)
+    assert [i.title for i in items] == ["TileKV 0.2: paged KV in tiles", "Marmot runtime", "Finch 1.0"]
+    assert "Pages of 16 tokens" in items[0].text
+    assert "Only the abstract" in items[1].text and "Finch" not in items[1].text  # the next field line is its own
+    assert items[0].evidence is EvidenceLevel.verified and items[1].evidence is EvidenceLevel.summary
+
+
+@pytest.mark.parametrize(
+    ("remark", "quotable"),
+    [
+        ("read through", True),
+        ("Read it through.", True),
+        ("read through the abstract", False),
+        ("didn't read it through", False),
+    ],
+)
+def test_read_through_is_a_full_read_unless_through_a_part(remark: str, quotable: bool) -> None:
+    assert read_evidence(remark).level.quotable is quotable
+
+
+def test_the_notes_own_nothing_new_for_us_makes_a_release_a_recheck(make_kb: MakeKB) -> None:
+    note = (
+        "# screen\n\n## vLLM 0.34 is out\nhttps://example.org/vllm-034\n\nRead it in full. "
+        "Adds a KVBridge connector. Nothing conceptually new for us: the doc has it.\n"
+    )
+    brief = _brief(make_kb, note)
+    assert not brief.increments  # type: ignore[attr-defined]
+    assert [r.key for r in brief.refreshes] == ["vLLM 0.34"]  # type: ignore[attr-defined]
+    assert not brief.repairs  # type: ignore[attr-defined]  # 本条的版本 0.34 is a version, not a claim
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"), [("本条的版本 0.3 活文档未记", "identifier"), ("subversion 0.3", "quantity")]
+)
+def test_a_cjk_word_before_banben_does_not_hide_a_version(text: str, kind: str) -> None:
+    assert [t.kind for t in scan(text)] == [kind]
