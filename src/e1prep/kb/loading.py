@@ -823,7 +823,9 @@ def _check_card_fields(material: Material) -> None:
     missing = [f for f in fields if f not in material.front]
     if missing and material.front:
         material.warnings.append("card front matter lacks " + ", ".join(missing))
-    extra = sorted(set(material.front) - set(fields) - {"topic", "tags", "author", "date", "kind"})
+    # a field under another of its names (``星标``, ``stars_delta``) is understood, not unknown
+    aliases = {name for names in lexicon().card_fields.values() for name in names}
+    extra = sorted(set(material.front) - set(fields) - aliases - {"topic", "tags", "author", "date", "kind"})
     if extra:
         material.warnings.append("card front matter has unknown fields " + ", ".join(extra))
 

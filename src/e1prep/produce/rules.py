@@ -41,6 +41,7 @@ from ..read.notes import (
     note_items,
     off_topic,
     said_known,
+    said_lead,
     said_new,
     url_only,
 )
@@ -156,6 +157,7 @@ class RulesProducer:
         out = Production()
         excluded = ExclusionGroups(self.say)  # a dump's excluded items are grouped as they come, not held as objects
         batch_date = kb.date  # read from the manifest once, not once per item
+        leads: dict[str, tuple[str, str]] = {}  # a repository a note calls a lead: the note, its words
         for material in kb.materials:
             if material.status is not MaterialStatus.read:
                 continue
@@ -166,9 +168,30 @@ class RulesProducer:
             elif material.kind in (MaterialKind.inbox_note, MaterialKind.other):
                 for item in note_items(material):
                     self._note_item(batch_date, material, item, doc, index, out, excluded)
+                    if item.url and (words := said_lead(item.text)) is not None:
+                        leads.setdefault(_repository(item.url), (material.path, words))
+        out.increments = self._cards_called_leads(out.increments, leads, excluded)
         out.excluded = excluded.lines()
         out.refreshes = _once(out.refreshes)
         return out
+
+    def _cards_called_leads(
+        self, increments: list[Increment], leads: dict[str, tuple[str, str]], excluded: ExclusionGroups
+    ) -> list[Increment]:
+        """A new repository's card is a lead when a note of the batch calls that repository a lead in its
+        own words (``Lead, not a finding``): the card's metadata says no more than the note that read it."""
+        if not leads:
+            return increments
+        kept = []
+        for inc in increments:
+            lead = leads.get(_repository(inc.url)) if inc.url and inc.evidence is EvidenceLevel.card else None
+            if lead is None:
+                kept.append(inc)
+                continue
+            note, words = lead
+            reason = self.say("rules.card_called_lead", note=note, words=words)
+            excluded.add(inc.key, inc.sources, inc.evidence, reason, inc.url)
+        return kept
 
     # --- inbox notes --------------------------------------------------------------------------
 
@@ -217,6 +240,8 @@ class RulesProducer:
                 level=say.level(item.evidence),
                 remark=say.remark(item.reading.deciding) or say("rules.no_remark"),
             )
+        elif (words := said_lead(item.text)) is not None:
+            excluded_reason = say("rules.said_lead", words=words)
         elif not _has_substance(item):
             excluded_reason = say("rules.no_substance")
         elif remark := off_topic(item.text):
@@ -482,6 +507,14 @@ def new_version(item: NoteItem, doc: KnowledgeDoc) -> str | None:
         if not _holds_version(doc.text, m.group(0).lstrip("vV")):
             return m.group(0)
     return None
+
+
+def _repository(url: str) -> str:
+    """A repository's URL as one key (``https://github.com/Org/Repo.git/`` and ``github.com/org/repo``)."""
+    bare = re.sub(r"^[a-z]+://(?:www\.)?", "", url.strip().lower())
+    host, _, path = bare.partition("/")
+    parts = [p.removesuffix(".git") for p in path.split("/") if p][:2]
+    return "/".join([host, *parts])
 
 
 def _update_fact(item: NoteItem, doc: KnowledgeDoc, key: str, version: str | None, say: Phrases) -> str | None:

@@ -207,6 +207,11 @@ def said_known(text: str) -> str | None:
     return lexicon().verdict("known", text)
 
 
+def said_lead(text: str) -> str | None:
+    """The words by which a note calls the item a lead, not a finding (``Lead, not a finding``)."""
+    return lexicon().verdict("lead", text)
+
+
 def said_new(text: str) -> str | None:
     """The words by which a note says the item is new to the team (``Verdict: new for us``), unless it
     also says the document holds it."""
