@@ -53,14 +53,19 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.P
 
 def sentence_around(text: str, start: int, end: int) -> str:
     """The sentence (or parenthesis) that holds ``text[start:end]``."""
+    first, last = _sentence_bounds(text, start, end)
+    return text[first:last]
+
+
+def _sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """Where the sentence (or parenthesis) that holds ``text[start:end]`` starts and ends."""
     # a sentence longer than _REACH is read from _REACH characters before the statement: the less it
     # sees, the less it can except (a limitation it cannot scope lowers the item)
     lo = max(0, start - _REACH)
     found = _LAST_BOUND.match(text, lo, start)  # greedy: it ends just after the last bound before start
     last = found.end() - 1 if found else -1
     after = _BOUNDS.search(text, end)
-    first = last + 1 if last >= 0 else lo
-    return text[first : after.start() if after else len(text)]
+    return (last + 1 if last >= 0 else lo), (after.start() if after else len(text))
 
 
 def sentences(text: str) -> list[str]:
@@ -68,15 +73,30 @@ def sentences(text: str) -> list[str]:
     return [part for part in _BOUNDS.split(text) if part.strip()]
 
 
+#: what parts the clauses of a sentence
+_CLAUSE_MARKS = re.compile(r"[，,、]")
+
+
+def _up_to_clause(text: str, start: int, end: int) -> str:
+    """The sentence that holds ``text[start:end]``, up to the end of the statement's own clause: the object
+    a statement speaks of stands in its clause or before it (``长文在付费墙后，未读``), never after it
+    (``卡片采集，未打开仓库``: the card is no statement about the repository)."""
+    first, last = _sentence_bounds(text, start, end)
+    after = _CLAUSE_MARKS.search(text, end, last)
+    return text[first : after.start() if after else last]
+
+
 def other_object(text: str, start: int, end: int) -> str | None:
-    """The other object a statement's sentence names (and the page read it does not), if any."""
+    """The other object a statement's sentence names in or before the statement's clause, when the sentence
+    names neither the page read, nor the whole item, nor a number: ``卡片采集，未打开仓库`` limits the repository
+    by its second clause, and the item by its first."""
     others, reading, _, _, whole = _patterns()
     sentence = sentence_around(text, start, end)
     if reading.search(sentence) or whole.search(sentence):
         return None
     if any(t.kind == "quantity" for t in scan(sentence)):  # numbers in the very sentence are limited by it
         return None
-    found = others.search(sentence)
+    found = others.search(_up_to_clause(text, start, end))
     return found.group(0) if found is not None else None
 
 
