@@ -12,7 +12,7 @@ from conftest import MakeKB
 from e1prep.brief.models import EvidenceLevel
 from e1prep.kb.knowledge import parse_knowledge
 from e1prep.pipeline import draft_brief
-from e1prep.read import markers
+from e1prep.read import markers, scope
 from e1prep.read.labels import labelled, read_label, title_under
 from e1prep.read.notes import read_evidence, split_note
 from e1prep.read.numbers import scan
@@ -297,7 +297,7 @@ def test_gate_checks_the_thresholds_on_the_cases_named(tmp_path: Path) -> None:
     assert main([*args, "--gate"]) == 1
     shipped = root / "evals" / "firstcontact" / "thresholds.toml"
     gated = ["2026-12-07-otherhand-f", "2026-12-09-otherhand-g", "2026-12-11-otherhand-h", "2026-12-14-otherhand-i"]
-    gated += ["2026-12-18-otherhand-k", "2026-12-23-otherhand-m", "2026-12-28-otherhand-n"]
+    gated += ["2026-12-16-otherhand-j", "2026-12-18-otherhand-k", "2026-12-23-otherhand-m", "2026-12-28-otherhand-n"]
     assert (
         main(
             [
@@ -532,3 +532,61 @@ def test_the_notes_own_nothing_new_for_us_makes_a_release_a_recheck(make_kb: Mak
 )
 def test_a_cjk_word_before_banben_does_not_hide_a_version(text: str, kind: str) -> None:
     assert [t.kind for t in scan(text)] == [kind]
+
+
+# --- a card under Chinese field names, a repository the batch's note calls a lead ------------------------
+
+CARD_ZH = """---
+仓库: finchlab/tilegate
+链接: https://github.com/finchlab/tilegate
+星标: 1840
+周增: 120
+最近采集: 2026-10-25
+---
+
+Summary: a gateway that pins tool descriptions by hash and serves vLLM behind it.
+"""
+SCREEN = (
+    "# screen\n\n## finchlab/tilegate\nhttps://github.com/finchlab/tilegate\n\n"
+    "Skimmed the README only. Pins tool descriptions by hash in front of vLLM.\n\nVerdict: {verdict}\n"
+)
+
+
+def _card_brief(make_kb: MakeKB, verdict: str | None) -> object:
+    files = {"organized/repo_cards/9001-finchlab-tilegate.md": CARD_ZH}
+    if verdict is not None:
+        files["inbox/a/2026-10-25-screen.md"] = SCREEN.format(verdict=verdict)
+    return draft_brief(make_kb(files, knowledge=KNOWLEDGE))
+
+
+def test_a_card_under_chinese_field_names_is_read(make_kb: MakeKB) -> None:
+    brief = _card_brief(make_kb, None)
+    (inc,) = brief.increments  # type: ignore[attr-defined]
+    assert inc.url == "https://github.com/finchlab/tilegate" and inc.title == "finchlab/tilegate"
+
+
+def test_a_card_whose_repository_a_note_calls_a_lead_is_a_lead(make_kb: MakeKB) -> None:
+    brief = _card_brief(make_kb, "Lead, not a finding.")
+    assert not brief.increments  # type: ignore[attr-defined]
+    card = next(e for e in brief.excluded if e.sources == ["organized/repo_cards/9001-finchlab-tilegate.md"])  # type: ignore[attr-defined]
+    assert "Lead, not a finding" in card.reason
+    # a note that reads it as far but gives no such verdict leaves the card an increment (the golden kapitsa)
+    assert [i.key for i in _card_brief(make_kb, "worth a look.").increments] == ["tilegate"]  # type: ignore[attr-defined]
+
+
+def test_an_object_named_after_a_statements_clause_is_not_what_it_speaks_of() -> None:
+    """Found by the hypothesis property of tests/test_evidence.py: ``卡片采集，未打开仓库`` after an item's
+    numbers limits them by its first clause; the repository of the second clause does not excuse it."""
+    item = (
+        "### Alpha 引擎开源\n- URL: https://example.com/alpha\n- 核查：已核查原文\n- 吞吐提升 3 倍，延迟 120 ms。 {}\n"
+    )
+    assert markers.block_level("- 吞吐提升 3 倍，延迟 120 ms。 卡片采集，未打开仓库") is not None
+    assert not read_evidence(item.format("卡片采集，未打开仓库")).level.quotable
+    # the object in or before the statement's clause is what it speaks of
+    for text, word, obj in [
+        ("末尾链接的长文在付费墙后，未读", "未读", "链接的"),
+        ("卡片采集，未打开仓库", "未打开", "仓库"),
+    ]:
+        at = text.index(word)
+        assert scope.other_object(text, at, at + len(word)) == obj
+    assert scope.other_object("卡片采集，未打开仓库", 0, 2) is None
