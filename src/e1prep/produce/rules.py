@@ -48,6 +48,7 @@ from ..read.notes import (
 from ..read.numbers import NumberToken, card_counts, parse_value, quantities, stats_sentences
 from ..read.quotes import quote_of
 from ..text.lexicon import lexicon
+from ..text.naming import repository_key
 from ..text.textindex import term_set, terms
 from .producer import Production
 from .routing import route
@@ -169,7 +170,7 @@ class RulesProducer:
                 for item in note_items(material):
                     self._note_item(batch_date, material, item, doc, index, out, excluded)
                     if item.url and (words := said_lead(item.text)) is not None:
-                        leads.setdefault(_repository(item.url), (material.path, words))
+                        leads.setdefault(repository_key(item.url), (material.path, words))
         out.increments = self._cards_called_leads(out.increments, leads, excluded)
         out.excluded = excluded.lines()
         out.refreshes = _once(out.refreshes)
@@ -184,7 +185,7 @@ class RulesProducer:
             return increments
         kept = []
         for inc in increments:
-            lead = leads.get(_repository(inc.url)) if inc.url and inc.evidence is EvidenceLevel.card else None
+            lead = leads.get(repository_key(inc.url)) if inc.url and inc.evidence is EvidenceLevel.card else None
             if lead is None:
                 kept.append(inc)
                 continue
@@ -507,14 +508,6 @@ def new_version(item: NoteItem, doc: KnowledgeDoc) -> str | None:
         if not _holds_version(doc.text, m.group(0).lstrip("vV")):
             return m.group(0)
     return None
-
-
-def _repository(url: str) -> str:
-    """A repository's URL as one key (``https://github.com/Org/Repo.git/`` and ``github.com/org/repo``)."""
-    bare = re.sub(r"^[a-z]+://(?:www\.)?", "", url.strip().lower())
-    host, _, path = bare.partition("/")
-    parts = [p.removesuffix(".git") for p in path.split("/") if p][:2]
-    return "/".join([host, *parts])
 
 
 def _update_fact(item: NoteItem, doc: KnowledgeDoc, key: str, version: str | None, say: Phrases) -> str | None:

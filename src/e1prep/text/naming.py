@@ -23,6 +23,15 @@ def github_repo(url: str, *, root_only: bool = False) -> tuple[str, str] | None:
     return (m.group(1), m.group(2)) if m else None
 
 
+def repository_key(url: str) -> str:
+    """A repository's URL as one key, any host (``https://github.com/Org/Repo.git/`` and
+    ``github.com/org/repo`` are one repository)."""
+    bare = re.sub(r"^[a-z]+://(?:www\.)?", "", url.strip().lower())
+    host, _, path = bare.partition("/")
+    parts = [p.removesuffix(".git") for p in path.split("/") if p][:2]
+    return "/".join([host, *parts])
+
+
 def github_ref(url: str) -> tuple[str, str, str | None] | None:
     """(owner, repository without ``.git``, issue or pull-request number or None) of a GitHub URL."""
     m = _GITHUB.match(url)
