@@ -559,11 +559,11 @@ def plain_level(text: str, legend: Mapping[str, str] | None = None, *, scoped: b
     if ok:
         return EvidenceLevel.verified
     body = strip_urls(expand_symbols(text, legend))
-    hits = find(body)
+    hits = find(body)  # the negators a denial needs (``不是只看摘要``)
     levels = [
         h.marker.level
-        for h in hits
-        if h.marker.kind in LOWERING_KINDS and not denied(body, h, hits) and not (scoped and _scoped(body, h))
+        for h in find(body, LOWERING_KINDS)
+        if not denied(body, h, hits) and not (scoped and _scoped(body, h))
     ]
     if any(h.marker.kind == "full" for h in find(body, frozenset({"full"}))) and not levels:
         return EvidenceLevel.unverified  # a full read that is negated or quoted
