@@ -8,8 +8,9 @@ written here as old text → new text), and times the stage in fresh processes, 
 times in each process with the per-text caches emptied in between; the best of all is reported.
 
 Inputs: ``bench_scale``'s generated notes (``distinct``, ``repeat``, ``offtopic``),
-``bench_hostile_sizes``'s ``plain`` note and ``bench_shapes``' ``known`` note (its items named by the
-living document), each ``--mb`` MB in the bundled example's KB.
+``bench_hostile_sizes``'s ``plain`` note and ``bench_shapes``' ``known`` and ``names`` notes (items named
+by the living document; items with distinct names), each ``--mb`` MB in the bundled example's KB. The
+verify stage is the verifier's set-up and its check of the rules brief (drafted once per process).
 
 Run: python benchmarks/bench_fastpaths.py [--only NAME,...] [--mb 1] [--rounds 3] [--reps 3]
 An edit whose old text is no longer in the source (the plain form is in the code) is reported and skipped.
@@ -35,19 +36,20 @@ from pathlib import Path
 from _kb import example_with_note
 from bench_hostile_sizes import plain_note
 from bench_scale import NOTE, make_note
-from bench_shapes import known_kb
+from bench_shapes import known_kb, names_kb
 
 ROOT = Path(__file__).resolve().parents[1]
 #: the source measured (its fast paths as written): ``src/``, or another checkout's
 SRC = Path(os.environ.get("FASTPATHS_SRC", ROOT / "src"))
-STAGES = ("load", "split", "rules", "detect")
-INPUTS = ("distinct", "repeat", "offtopic", "hostile-plain", "shapes-known")
+STAGES = ("load", "split", "rules", "detect", "verify")
+INPUTS = ("distinct", "repeat", "offtopic", "hostile-plain", "shapes-known", "shapes-names")
 
 #: a fast path: (its stage, [(file under src/e1prep, old text, new text: the plain form)])
 Edit = tuple[str, str, str]
 PLAIN: dict[str, tuple[str, list[Edit]]] = {
     "A/A control (split): no edit": ("split", []),
     "A/A control (rules): no edit": ("rules", []),
+    "A/A control (verify): no edit": ("verify", []),
     "notes.url_only: '://' pre-check": (
         "rules",
         [("read/notes.py", '    if "://" not in text:\n        return None\n    found', "    found")],
@@ -72,8 +74,30 @@ PLAIN: dict[str, tuple[str, list[Edit]]] = {
         [
             (
                 "read/numbers.py",
-                "    if not _HAS_DIGIT.search(text):\n        return ()  # every token",
-                "    if False:\n        return ()  # every token",
+                "    if holds_no_token(text):\n        return ()\n",
+                "",
+            )
+        ],
+    ),
+    "numbers.holds_no_token: digit pre-check (verify)": (
+        "verify",
+        [("read/numbers.py", "    if holds_no_token(text):\n        return ()\n", "")],
+    ),
+    "lexicon.verdicts: guarded (verify)": (
+        "verify",
+        [("text/lexicon.py", 'verdicts={k: guarded("|".join(v), re.I)', 'verdicts={k: re.compile("|".join(v), re.I)')],
+    ),
+    "whole._duplicates: texts in the cheap key": (
+        "verify",
+        [("verify/whole.py", ", _texts_of(obj))\n", ")\n")],
+    ),
+    "grounding._bares: each text bared once": (
+        "verify",
+        [
+            (
+                "verify/grounding.py",
+                "        bare = self._bares.get(text)\n        if bare is None:\n            bare = self._bare(text)\n",
+                "        bare = self._bare(text)\n",
             )
         ],
     ),
@@ -270,7 +294,11 @@ PLAIN: dict[str, tuple[str, list[Edit]]] = {
     ),
     "markers._find: per-text memo (lru_cache)": (
         "split",
-        [("read/markers.py", "@lru_cache(maxsize=1024)\ndef _find(", "def _find(")],
+        [("read/markers.py", "@lru_cache(maxsize=1 << 16)\ndef _find(", "def _find(")],
+    ),
+    "markers._find: memo of 65,536 texts, not 1,024": (
+        "verify",
+        [("read/markers.py", "@lru_cache(maxsize=1 << 16)\ndef _find(", "@lru_cache(maxsize=1024)\ndef _find(")],
     ),
     "markers._find_in_view: literal gates": (
         "split",
@@ -313,7 +341,7 @@ PLAIN: dict[str, tuple[str, list[Edit]]] = {
         [
             (
                 "text/lexicon.py",
-                'verdicts={k: guarded(re.compile("|".join(v), re.I))',
+                'verdicts={k: guarded("|".join(v), re.I)',
                 'verdicts={k: re.compile("|".join(v), re.I)',
             )
         ],
@@ -374,8 +402,11 @@ def _stage(package: str, manifest: str, stage: str) -> Callable[[], float]:
     pipeline = importlib.import_module(f"{package}.pipeline")
     producer = importlib.import_module(f"{package}.produce.rules").RulesProducer
     detect_all = importlib.import_module(f"{package}.check.detectors").detect_all
+    group = importlib.import_module(f"{package}.check.grouping").group_contradictions
+    verifier_of = importlib.import_module(f"{package}.verify.verifier").Verifier
     kb = pipeline.load_kb(manifest)
     doc = pipeline.living_document(kb)
+    brief = None  # the verify stage's input: the rules brief before verification, drafted once
 
     def split() -> None:
         for m in kb.materials:
@@ -383,7 +414,7 @@ def _stage(package: str, manifest: str, stage: str) -> Callable[[], float]:
         pipeline._report_materials(kb)
 
     def run() -> float:
-        nonlocal kb, doc
+        nonlocal kb, doc, brief
         _clear_caches(package)
         gc.collect()
         if stage == "load":
@@ -402,6 +433,18 @@ def _stage(package: str, manifest: str, stage: str) -> Callable[[], float]:
             producer().produce(kb, doc)
             return time.process_time() - t
         production = producer().produce(kb, doc)
+        if stage == "verify":
+            if brief is None:
+                findings = detect_all(kb, doc, production.off_topic)
+                contradictions = group(findings.contradictions)
+                brief = pipeline.assemble(kb, doc, "rules", production, contradictions, findings.refreshes)
+            _clear_caches(package)
+            split()
+            fresh = pipeline.living_document(kb)
+            gc.collect()
+            t = time.process_time()
+            pipeline.apply_verification(brief, verifier_of(kb, fresh))
+            return time.process_time() - t
         _clear_caches(package)
         split()
         fresh = pipeline.living_document(kb)  # a fresh document: its own memos cold
@@ -461,6 +504,7 @@ def _inputs(base: Path, mb: float) -> dict[str, Path]:
         out[kind] = example_with_note(base / f"kb-{kind}", NOTE, make_note(kind, mb))
     out["hostile-plain"] = example_with_note(base / "kb-hostile-plain", NOTE, plain_note(int(mb * 1_000_000)))
     out["shapes-known"] = known_kb(base / "kb-shapes-known", mb)
+    out["shapes-names"] = names_kb(base / "kb-shapes-names", mb)
     return out
 
 

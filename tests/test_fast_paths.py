@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import functools
 import re
+import tomllib
 from collections.abc import Iterator
+from importlib import resources
 from types import SimpleNamespace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from e1prep.brief.models import ContradictionKind, EvidenceLevel, MaterialKind, MaterialStatus
+from e1prep.brief.models import Brief, ContradictionKind, EvidenceLevel, MaterialKind, MaterialStatus
 from e1prep.check import detectors as checks
 from e1prep.check.grouping import GROUP_MIN, Registration, group_contradictions
 from e1prep.kb.knowledge import KnowledgeDoc, arxiv_ids, parse_knowledge
@@ -24,6 +26,7 @@ from e1prep.read import identity, subjects
 from e1prep.read.notes import MD_LINK, NoteItem, blocks, said_known
 from e1prep.text.lexicon import lexicon
 from e1prep.text.naming import _GITHUB, _GITHUB_ROOT, github_ref, github_repo
+from e1prep.verify import whole
 
 #: pieces a generated text is made of: the words the patterns look for, in several cases, and what
 #: sits around them (line breaks, blanks, bullets, CJK, digits, dots, brackets, case-folding oddities)
@@ -319,3 +322,49 @@ def test_a_group_at_the_strictest_level_reads_no_more_levels(kinds: list[int]) -
     fast = checks.not_quotable(kb, None).contradictions  # type: ignore[arg-type]
     plain = group_contradictions(_plain_not_quotable(kb, ()))
     assert [c.model_dump() for c in fast] == [c.model_dump() for c in plain]
+
+
+def _plain_verdicts() -> dict[str, re.Pattern[str]]:
+    """The verdict patterns as the lexicon's data writes them, each one plain alternation."""
+    raw = resources.files("e1prep.data").joinpath("writing.toml").read_text(encoding="utf-8")
+    return {k: re.compile("|".join(v), re.I) for k, v in tomllib.loads(raw)["verdicts"].items()}
+
+
+@settings(max_examples=400)
+@given(texts, st.sampled_from(sorted(_plain_verdicts())))
+def test_a_guarded_verdict_finds_what_the_plain_alternation_finds(text: str, kind: str) -> None:
+    m = _plain_verdicts()[kind].search(text)
+    assert lexicon().verdict(kind, text) == (m.group(0) if m else None)
+
+
+def _plain_duplicates(brief: Brief) -> list[tuple[str, int, int]]:
+    """Each object equal to an earlier one of its list, with the first such one."""
+    out = []
+    for name in ("increments", "refreshes", "contradictions", "anchors"):
+        objects = getattr(brief, name)
+        for n, obj in enumerate(objects):
+            same = next((m for m in range(n) if objects[m] == obj), None)
+            if same is not None:
+                out.append((name, n, same))
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_duplicates_are_the_objects_equal_to_an_earlier_one(example_brief: Brief, data: st.DataObject) -> None:
+    """The check keys objects by their sources and texts before comparing them whole; it reports exactly
+    the pairs a plain pairwise comparison reports, also where copies differ in one field only."""
+    lists = {}
+    for name in ("increments", "refreshes", "contradictions", "anchors"):
+        pool = list(getattr(example_brief, name))
+        if not pool:
+            lists[name] = pool
+            continue
+        picks = data.draw(st.lists(st.sampled_from(pool), max_size=8))
+        changed = [p.model_copy(update={"key": p.key + data.draw(st.sampled_from(["", "x"]))}) for p in picks]
+        lists[name] = pool + picks + changed
+    brief = example_brief.model_copy(update=lists)
+    found = [(v.path.split("[")[0], int(v.path.split("[")[1].rstrip("]")), v.reason) for v in whole._duplicates(brief)]
+    plain = _plain_duplicates(brief)
+    assert [(name, n) for name, n, _ in found] == [(name, n) for name, n, _ in plain]
+    assert all(reason.endswith(f"[{same}]") for (_, _, reason), (_, _, same) in zip(found, plain, strict=True))

@@ -212,3 +212,20 @@ def test_the_phrase_gate_opens_wherever_a_phrase_matches_generated_text(parts: l
     for case in (text, text.upper(), text.title()):
         if markers._regex(markers.ALL_KINDS).search(case.lower()):
             assert markers._phrases_gate() in markers._gates().open(case), case
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_WORDS + _NOISE) | st.text(max_size=4), max_size=12))
+def test_a_text_without_a_digit_holds_no_number(parts: list[str]) -> None:
+    """``holds_no_token`` lets the scan skip the alternation: only where the alternation finds nothing."""
+    text = numbers._to_ascii_digits("".join(parts))
+    if numbers.holds_no_token(text):
+        assert numbers._scan_all(text) == ()
+    digitless = numbers._HAS_DIGIT.sub("", text)  # circled digits too
+    assert numbers.holds_no_token(digitless) and numbers._scan_all(digitless) == ()
+
+
+def test_the_golden_lines_without_their_digits_hold_no_number() -> None:
+    lines = [numbers._HAS_DIGIT.sub("", numbers._to_ascii_digits(line)) for line in _lines()]
+    assert [line for line in lines if numbers._scan_all(line)] == []
+    assert sum(1 for line in lines if "://" in line) > 50  # URLs, whose digitless form the scan might read

@@ -222,7 +222,7 @@ def find(text: str, kinds: frozenset[str] = ALL_KINDS) -> list[Hit]:
     return list(_find(text, kinds))
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=1 << 16)
 def _find(text: str, kinds: frozenset[str]) -> tuple[Hit, ...]:
     """The hits in the reader's view of ``text`` (:func:`visible.projection`), placed where they were written."""
     view = visible.projection(text)

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
+from e1prep.text.regexgate import guarded
+
 
 @dataclass(frozen=True)
 class Lexicon:
@@ -81,7 +83,7 @@ def lexicon() -> Lexicon:
         title_labels=frozenset(w.lower() for w in data["labels"]["title"]),
         outlets=frozenset(n.lower() for n in data["outlets"]["names"]),
         generic=frozenset(w.lower() for w in data["generic"]["words"]),
-        verdicts={k: re.compile("|".join(v), re.I) for k, v in data["verdicts"].items()},
+        verdicts={k: guarded("|".join(v), re.I) for k, v in data["verdicts"].items()},
         card_fields={k: tuple(n.lower() for n in v) for k, v in data["card_fields"].items()},
         remark_labels=(*data["remark_labels"]["strong"], *data["remark_labels"]["weak"]),
         weak_remark_labels=frozenset(w.lower() for w in data["remark_labels"]["weak"]),

@@ -176,6 +176,9 @@ class Grounding:
         self.numbers = NumberMemo()
         #: the ungrounded names of a text read against some grounds (a batch repeats its sentences)
         self._ungrounded: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {}
+        #: each text of the brief without its URLs, file names and bookkeeping (``_bare``), as
+        #: ``learn_names`` made it: the checks that follow read the same texts
+        self._bares: dict[str, str] = {}
         #: what a text's check found (rule, words, reason), by the text, its object's sources and citations
         self._checked: dict[_TextKey, tuple[tuple[str, str, str], ...]] = {}
         #: one index per distinct set of what an object's citations carry (the memo above compares
@@ -351,8 +354,9 @@ class Grounding:
         """Whether each name-like word of many texts occurs in each read material, found in one pass over
         each material (``MaterialFacts.learn_names``), before the texts are checked one by one."""
         names: set[str] = set()
+        self._bares = {}
         for text in texts:
-            bare = self.bookkeeping.pattern.sub(" ", _blank_urlish(text))
+            bare = self._bares[text] = self._bare(text)
             found = [m.group(1) or m.group(2) for m in _BRACKET.finditer(bare)]
             found += [m.group(0).rstrip(".") for m in _NAME_WORD.finditer(bare)]
             found += [m.group(0) for m in _CAPITALISED.finditer(bare)]
@@ -364,9 +368,15 @@ class Grounding:
         for facts in self.batch:
             facts.learn_names(search)
 
+    def _bare(self, text: str) -> str:
+        """``text`` with its URLs, file names, section ids and bookkeeping tokens blanked: where names are read."""
+        return self.bookkeeping.pattern.sub(" ", _blank_urlish(text))
+
     def _ungrounded_names(self, text: str, grounds: list[MaterialFacts]) -> tuple[str, ...]:
         out: list[str] = []
-        bare = self.bookkeeping.pattern.sub(" ", _blank_urlish(text))
+        bare = self._bares.get(text)
+        if bare is None:
+            bare = self._bare(text)
         seen: set[str] = set()
         labels = [m.group(1) or m.group(2) for m in _BRACKET.finditer(bare)]
         words = [m.group(0).rstrip(".") for m in _NAME_WORD.finditer(bare)]
