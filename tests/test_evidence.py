@@ -325,3 +325,56 @@ def test_a_status_code_is_told_from_a_label_counter_by_its_siblings(lines: str, 
     assert item.evidence is expected, item.reading.deciding
     # the verifier's plain rule is the stricter of the two on a status (snippet): quotable or not, they agree
     assert markers.plain_level(text).quotable is expected.quotable
+
+
+@pytest.mark.parametrize(
+    ("remark", "level"),
+    [
+        # a stated partial read names what was left unread: the "not read" explains it
+        ("核查：只看了 PR 的描述，代码没看", L.partial),
+        ("核查：只看了 PR 的描述和讨论，代码没看，也没自己跑", L.partial),
+        ("核查：部分核查，正文还没看", L.partial),
+        ("Check: I only read the PR description, not the code", L.partial),
+        # alone, "not read" decides; and "never opened" does beside a partial read too (nothing of the
+        # source was read: the title was seen elsewhere)
+        ("核查：代码没看", L.unverified),
+        ("核查：没看原文", L.unverified),
+        ("核查：只看到 pr 标题、没打开", L.unverified),
+        ("Check: only saw the title; not opened", L.unverified),
+    ],
+)
+def test_what_a_partial_read_left_unread_explains_it(remark: str, level: L) -> None:
+    assert read_item("X 发布了新功能。\n" + remark).level is level
+
+
+@pytest.mark.parametrize(
+    ("remark", "level"),
+    [
+        # the part a partial read names is all that was read: in either language, with emphasis
+        ("核查：只看了 abstract", L.summary),
+        ("核查：只看了 **TLDR**", L.summary),
+        ("Check: I only read its tldr", L.summary),
+        ("看到哪 瞄（只看了 abstract）", L.summary),
+        # a bare word beside a fuller read, or further on, names a part of what was read
+        ("核查：全文读完（摘要 + 正文）", L.verified),
+        ("核查：只看了 PR 描述，摘要写得很清楚", L.partial),
+    ],
+)
+def test_the_part_a_partial_read_names_is_all_it_read(remark: str, level: L) -> None:
+    assert read_item("X 发布了新功能。\n" + remark).level is level
+
+
+@pytest.mark.parametrize(
+    ("text", "level"),
+    [
+        # someone else's numbers in a sentence of their own, beside a stated partial read: the numbers
+        # carry the hedge, the item keeps the read its check states
+        ("X 发布。核查：只看了 PR 描述。作者说快 1.7 倍。", L.partial),
+        ("X shipped. Check: only read the PR description. The author says it is 1.7x faster.", L.partial),
+        # with no stated read, or in the very sentence of the read, the hedge reaches the item
+        ("X 发布。作者说快 1.7 倍。", L.unverified),
+        ("X 发布。只看了 PR 描述，作者说快 1.7 倍。", L.unverified),
+    ],
+)
+def test_a_claims_hedge_beside_a_partial_read_stays_with_the_claim(text: str, level: L) -> None:
+    assert read_item(text).level is level

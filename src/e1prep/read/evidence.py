@@ -156,9 +156,11 @@ def _read_hits(text: str, body: str, hits: list[Hit], symbol_statements: list[St
     """The reading of a remark from its markers and legend symbols."""
     hedges = [h for h in hits if h.marker.kind in ("hedge", "relay")]
     positives, refused = _own_reads(body, hits)
+    claims: list[Hit] = []
     if positives and hedges:
         # a hedge on a claim of its own sentence limits that claim's numbers, not the stated read
-        hedges = [h for h in hedges if not _claim_hedge(body, h, positives)]
+        claims = [h for h in hedges if _claim_hedge(body, h, positives)]
+        hedges = [h for h in hedges if h not in claims]
     if hedges or refused:
         words = [h.marker.text for h in hedges] + refused
         # hedged, the page still could not be read: that is said too (``打不开（404），可能被删了``)
@@ -172,8 +174,8 @@ def _read_hits(text: str, body: str, hits: list[Hit], symbol_statements: list[St
     )
     if positives or any(s.positive for s in symbol_statements):
         # ``原文（摘要 + 正文）``, ``标题与目录已核（预告级摘要）``: beside a stated read, a bare word names
-        # what was read
-        limits = [h for h in limits if not h.marker.weak]
+        # what was read; right after a partial read it is all that was read (``只看了 abstract``)
+        limits = [h for h in limits if not h.marker.weak or _what_a_partial_read_read(body, h, positives)]
     pos_levels = [h.marker.level for h in positives] + [s.level for s in symbol_statements if s.positive]
     words = [h.marker.text for h in positives] + [w for s in symbol_statements for w in s.words]
     if not pos_levels and not limits and not symbol_statements:
@@ -183,8 +185,11 @@ def _read_hits(text: str, body: str, hits: list[Hit], symbol_statements: list[St
     if pos_levels:
         levels.append(strictest(*pos_levels))
     levels += [s.level for s in symbol_statements if not s.positive]
-    # "not read" / "not checked" beside an access problem or a summary explains it; alone it decides
+    # "not read" / "not checked" beside an access problem or a summary explains it, and beside a stated
+    # partial read it says what was left unread (``只看了 PR 的描述，代码没看``), unless it says the source
+    # was never opened (``只看到标题、没打开``); alone it decides
     explained = any(not h.marker.explains for h in limits)
+    partly_read = any(h.marker.kind == "partial" for h in positives)
     for h in limits:
         words.append(h.marker.text)
         # only a summary, a snippet, or the vendor's own numbers: that, whatever else was read
@@ -192,12 +197,12 @@ def _read_hits(text: str, body: str, hits: list[Hit], symbol_statements: list[St
         exclusive = h.marker.kind in ("summary", "snippet", "vendor") and not (
             full_read and _claim_hedge(body, h, positives)
         )
+        # an explanation adds nothing; beside a partial read, a claim's hedge stays with the claim's numbers
+        explaining = h.marker.explains and (explained or (partly_read and not h.marker.unopened))
         # a full read with another stated limitation is partial; a partial check keeps the limitation's level
         if full_read and not exclusive:
             levels.append(EvidenceLevel.partial)
-        elif h.marker.explains and explained:
-            continue
-        else:
+        elif h not in claims and not explaining:
             levels.append(h.marker.level)
     if any(not s.understood for s in symbol_statements):
         levels.append(EvidenceLevel.unverified)
@@ -212,6 +217,23 @@ def _read_hits(text: str, body: str, hits: list[Hit], symbol_statements: list[St
         )
     understood = all(s.understood for s in symbol_statements)
     return Statement(level, words, understood, bool(pos_levels), blocked, text, full=full_read, truncated=truncated)
+
+
+#: between a partial read and the part it names: a particle, a blank, an article, emphasis (``只看了 abstract``,
+#: ``only read the **TLDR**``), nothing that ends the clause or names another part
+_READ_OBJECT_GAP = re.compile(r"[\s了过的*_`]{0,5}(?:the\s+|its\s+)?[*_`]{0,2}", re.I)
+
+
+def _what_a_partial_read_read(body: str, h: Hit, positives: list[Hit]) -> bool:
+    """Whether the bare word at ``h`` is the object of a stated partial read (``只看`` + ``abstract``):
+    then it is all that was read, not a name of one part of a fuller read."""
+    return any(
+        p.marker.kind == "partial"
+        and p.end <= h.start
+        # read as the markers are: hidden characters and emphasis are not there for the reader
+        and _READ_OBJECT_GAP.fullmatch(visible.projection(body[p.end : h.start]).text) is not None
+        for p in positives
+    )
 
 
 def _own_reads(body: str, hits: list[Hit]) -> tuple[list[Hit], list[str]]:

@@ -68,6 +68,8 @@ class Marker:
     qualifies: bool = False
     #: the page was cut off (``body truncated``): the reader saw part of it; no access problem
     truncates: bool = False
+    #: the source was never opened (``没打开``): no partial read can be of it
+    unopened: bool = False
 
 
 @cache
@@ -161,6 +163,10 @@ class Pattern:
         return replace(self.proto, text=words)
 
 
+#: the flags a shape row of the table may set (each a field of :class:`Marker`)
+_FLAGS = ("access", "explains", "weak", "qualifies", "truncates", "unopened")
+
+
 @cache
 def patterns() -> tuple[Pattern, ...]:
     out = []
@@ -172,7 +178,7 @@ def patterns() -> tuple[Pattern, ...]:
             row["kind"],
             EvidenceLevel(row["level"]),
             row["lang"],
-            **{flag: bool(row.get(flag, False)) for flag in ("access", "explains", "weak", "qualifies", "truncates")},
+            **{flag: bool(row.get(flag, False)) for flag in _FLAGS},
         )
         folded = not row.get("case", False)
         joined = "|".join(f"(?:{rx})" for rx in row["regex"])
