@@ -432,9 +432,9 @@ def _stage(package: str, manifest: str, stage: str) -> Callable[[], float]:
             t = time.process_time()
             producer().produce(kb, doc)
             return time.process_time() - t
-        production = producer().produce(kb, doc)
         if stage == "verify":
             if brief is None:
+                production = producer().produce(kb, doc)
                 findings = detect_all(kb, doc, production.off_topic)
                 contradictions = group(findings.contradictions)
                 brief = pipeline.assemble(kb, doc, "rules", production, contradictions, findings.refreshes)
@@ -445,6 +445,7 @@ def _stage(package: str, manifest: str, stage: str) -> Callable[[], float]:
             t = time.process_time()
             pipeline.apply_verification(brief, verifier_of(kb, fresh))
             return time.process_time() - t
+        production = producer().produce(kb, doc)
         _clear_caches(package)
         split()
         fresh = pipeline.living_document(kb)  # a fresh document: its own memos cold

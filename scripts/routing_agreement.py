@@ -39,8 +39,7 @@ def main() -> int:
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     paths = args.labels or sorted((ROOT / "evals" / "routing-agreement").glob("*-hand.json"))
     hands = {path.stem: _labels(path) for path in paths}
-    first = json.loads(paths[0].read_text(encoding="utf-8"))["items"]
-    items = [(row["case"], row["key"]) for row in first]
+    items = list(hands[paths[0].stem])  # in the first hand's order
     golden: dict[tuple[str, str], str | None] = {}
     routed: dict[tuple[str, str], str | None] = {}
     for case in sorted({case for case, _ in items}):

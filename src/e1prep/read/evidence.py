@@ -197,9 +197,9 @@ def _read_hits(text: str, body: str, hits: list[Hit], symbol_statements: list[St
         exclusive = h.marker.kind in ("summary", "snippet", "vendor") and not (
             full_read and _claim_hedge(body, h, positives)
         )
-        # an explanation adds nothing; beside a partial read, a claim's hedge stays with the claim's numbers
         explaining = h.marker.explains and (explained or (partly_read and not h.marker.unopened))
-        # a full read with another stated limitation is partial; a partial check keeps the limitation's level
+        # a full read with another stated limitation is partial; a partial check keeps the limitation's
+        # level, but an explanation adds none, and a claim's hedge stays with the claim's numbers
         if full_read and not exclusive:
             levels.append(EvidenceLevel.partial)
         elif h not in claims and not explaining:

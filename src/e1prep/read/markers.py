@@ -79,6 +79,14 @@ def _table() -> dict[str, Any]:
     return tomllib.loads(raw)
 
 
+#: the flags a row of the table may set, a phrase row or a shape row alike (each a field of :class:`Marker`)
+_FLAGS = ("access", "explains", "weak", "qualifies", "truncates", "unopened")
+
+
+def _flags(row: dict[str, Any]) -> dict[str, bool]:
+    return {flag: bool(row.get(flag, False)) for flag in _FLAGS}
+
+
 @cache
 def markers() -> tuple[Marker, ...]:
     """All rows of the table, longest text first (so the longest marker wins at one place)."""
@@ -89,10 +97,7 @@ def markers() -> tuple[Marker, ...]:
         if kind not in ALL_KINDS:
             raise ValueError(f"markers.toml: unknown kind {kind!r}")
         for text in row["text"]:
-            level = EvidenceLevel(row["level"])
-            access, explains = bool(row.get("access", False)), bool(row.get("explains", False))
-            truncates = bool(row.get("truncates", False))
-            out.append(Marker(text, kind, level, row["lang"], access, explains, truncates=truncates))
+            out.append(Marker(text, kind, EvidenceLevel(row["level"]), row["lang"], **_flags(row)))
     return tuple(sorted(out, key=lambda m: -len(m.text)))
 
 
@@ -163,10 +168,6 @@ class Pattern:
         return replace(self.proto, text=words)
 
 
-#: the flags a shape row of the table may set (each a field of :class:`Marker`)
-_FLAGS = ("access", "explains", "weak", "qualifies", "truncates", "unopened")
-
-
 @cache
 def patterns() -> tuple[Pattern, ...]:
     out = []
@@ -178,7 +179,7 @@ def patterns() -> tuple[Pattern, ...]:
             row["kind"],
             EvidenceLevel(row["level"]),
             row["lang"],
-            **{flag: bool(row.get(flag, False)) for flag in _FLAGS},
+            **_flags(row),
         )
         folded = not row.get("case", False)
         joined = "|".join(f"(?:{rx})" for rx in row["regex"])
