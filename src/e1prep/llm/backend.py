@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import signal
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -206,6 +207,16 @@ def to_objects(
             )
 
 
+def _signals_to_the_main_thread() -> None:
+    """Block SIGINT and SIGTERM in a worker thread, so that the kernel hands them to the main thread.
+
+    The main thread waits for the calls on a lock. A signal the kernel gave a worker instead reached
+    Python's handler only when the main thread next ran: after the call in flight had finished, or not
+    before the run ended. Blocked in every worker, Ctrl-C interrupts the main thread's wait at once."""
+    if hasattr(signal, "pthread_sigmask"):  # POSIX; elsewhere the console's handler runs in its own thread
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+
+
 def _finished(future: Future[_Call]) -> _Call | None:
     """A call's result if it finished before the interruption (None: cancelled, running or raised)."""
     if not future.done() or future.cancelled() or future.exception() is not None:
@@ -366,7 +377,9 @@ class LLMProducer:
                 return _Call(stats=exc.stats, failure=exc.reason)
             return _Call(answer=result, stats=stats)
 
-        pool = ThreadPoolExecutor(max_workers=min(self.settings.concurrency, len(tasks)))
+        pool = ThreadPoolExecutor(
+            max_workers=min(self.settings.concurrency, len(tasks)), initializer=_signals_to_the_main_thread
+        )
         futures = [pool.submit(run, n) for n in range(len(tasks))]
         results: list[_Call] = []
         try:
