@@ -103,11 +103,11 @@ PLAIN: dict[str, tuple[str, list[Edit]]] = {
     ),
     "numbers._scan: per-text memo": (
         "rules",
-        [("read/numbers.py", "@lru_cache(maxsize=1 << 16)\ndef _scan(", "def _scan(")],
+        [("read/numbers.py", "@run_memo\ndef _scan(", "def _scan(")],
     ),
     "subjects._read_name: per-name memo": (
         "rules",
-        [("read/subjects.py", "@lru_cache(maxsize=1024)\ndef _read_name(", "def _read_name(")],
+        [("read/subjects.py", "@run_memo\ndef _read_name(", "def _read_name(")],
     ),
     "notes._heading callers: line[:1] == '#' before _HEADING": (
         "split",
@@ -294,11 +294,7 @@ PLAIN: dict[str, tuple[str, list[Edit]]] = {
     ),
     "markers._find: per-text memo (lru_cache)": (
         "split",
-        [("read/markers.py", "@lru_cache(maxsize=1 << 16)\ndef _find(", "def _find(")],
-    ),
-    "markers._find: memo of 65,536 texts, not 1,024": (
-        "verify",
-        [("read/markers.py", "@lru_cache(maxsize=1 << 16)\ndef _find(", "@lru_cache(maxsize=1024)\ndef _find(")],
+        [("read/markers.py", "@run_memo\ndef _find(", "def _find(")],
     ),
     "markers._find_in_view: literal gates": (
         "split",
@@ -317,8 +313,8 @@ PLAIN: dict[str, tuple[str, list[Edit]]] = {
     "markers._scoped_starts/_block_level: per-text memos": (
         "rules",
         [
-            ("read/markers.py", "@lru_cache(maxsize=4096)\ndef _scoped_starts(", "def _scoped_starts("),
-            ("read/markers.py", "@lru_cache(maxsize=4096)\ndef _block_level(", "def _block_level("),
+            ("read/markers.py", "@run_memo\ndef _scoped_starts(", "def _scoped_starts("),
+            ("read/markers.py", "@run_memo\ndef _block_level(", "def _block_level("),
         ],
     ),
     "numbers._PATTERNS: guarded": (
@@ -388,7 +384,9 @@ PLAIN: dict[str, tuple[str, list[Edit]]] = {
 
 
 def _clear_caches(package: str) -> None:
-    """Empty every per-text memo (a bounded ``lru_cache``) of ``package``, so that each timing starts cold."""
+    """Empty every per-text memo of ``package`` (its run memos, and each bounded ``lru_cache``), so that each
+    timing starts cold."""
+    importlib.import_module(package + ".text.memo").forget()
     for name, module in list(sys.modules.items()):
         if not name.startswith(package + "."):
             continue

@@ -46,6 +46,7 @@ from .produce.submitted import SubmittedProducer
 from .produce.unify import merge, unify
 from .read.citing import citable, citing
 from .read.notes import NoteItem, field_value, note_items
+from .text.memo import in_one_run
 from .text.naming import plain_title
 from .verify.report import Report
 from .verify.verifier import Verifier
@@ -63,6 +64,7 @@ ACTED_KEYS = 12
 DO_NOT = ("do_not.unquotable", "do_not.skeleton", "do_not.mix", "do_not.backfill")
 
 
+@in_one_run
 def draft_brief(
     manifest: str | Path,
     kb: str | Path | None = None,
@@ -250,6 +252,7 @@ def _report_materials(kb: KB) -> None:
     progress.info("read %d materials, %d note items", len(kb.materials), total)
 
 
+@in_one_run
 def verify_brief(
     brief: Brief | str | Path, manifest: str | Path, kb: str | Path | None = None, item: str | None = None
 ) -> Report:

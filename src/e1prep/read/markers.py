@@ -22,6 +22,7 @@ from typing import Any
 
 from ..brief.models import EvidenceLevel
 from ..text import visible
+from ..text.memo import run_memo
 from ..text.regexgate import Gates, Source, guarded
 from . import scope
 from .numbers import NumberToken, scan
@@ -229,9 +230,9 @@ def find(text: str, kinds: frozenset[str] = ALL_KINDS) -> list[Hit]:
     return list(_find(text, kinds))
 
 
-#: the reader, the rules, the detectors and the verifier ask for the same texts: a 2 MB batch asks
-#: for some 30,000 distinct ones, and a smaller memo had its stages evict each other's entries
-@lru_cache(maxsize=1 << 16)
+#: the reader, the rules, the detectors and the verifier ask for the same texts (a 2 MB batch asks for
+#: some 30,000 distinct ones): each is read once per run
+@run_memo
 def _find(text: str, kinds: frozenset[str]) -> tuple[Hit, ...]:
     """The hits in the reader's view of ``text`` (:func:`visible.projection`), placed where they were written."""
     view = visible.projection(text)
@@ -584,7 +585,7 @@ def _scoped(body: str, hit: Hit) -> bool:
     return hit.start in _scoped_starts(body)
 
 
-@lru_cache(maxsize=4096)
+@run_memo
 def _scoped_starts(body: str) -> frozenset[int]:
     """Where the lowering statements of an item's text start that reach less than the whole item, read
     once per text (a dump repeats its items word for word, less their URLs)."""
@@ -627,7 +628,7 @@ def block_level(block: str) -> EvidenceLevel | None:
     return _block_level(strip_urls(block))
 
 
-@lru_cache(maxsize=4096)
+@run_memo
 def _block_level(body: str) -> EvidenceLevel | None:
     levels = [  # every kind is found first: a qualifying clause stands only after a full read beside it
         h.marker.level

@@ -13,10 +13,11 @@ import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from typing import Literal
 
 from ..text.lexicon import lexicon
+from ..text.memo import run_memo
 from ..text.regexgate import guarded
 
 Kind = Literal["quantity", "identifier"]
@@ -73,7 +74,7 @@ def _normalize(text: str) -> str:
     return "".join(text.split())  # str.split() splits on exactly what ``\s`` matches
 
 
-@lru_cache(maxsize=1 << 16)
+@run_memo
 def normalize(text: str) -> str:
     """Full-width digits to ASCII, dashes unified, thousands separators and spaces removed.
 
@@ -81,7 +82,7 @@ def normalize(text: str) -> str:
     return _normalize(text)
 
 
-@lru_cache(maxsize=1 << 16)
+@run_memo
 def number_cores(text: str) -> tuple[str, ...]:
     norm = normalize(text)
     return tuple(m.group(0).lstrip("0") or "0" for m in _NUMERAL.finditer(norm))
@@ -110,7 +111,7 @@ def normalize_line(line: str) -> str:
     return _normalize(line)
 
 
-@lru_cache(maxsize=4096)
+@run_memo
 def number_pattern(needle: str) -> re.Pattern[str] | None:
     """A pattern for a number as written, normalised, with digit boundaries on both sides."""
     core = normalize(needle)
@@ -342,7 +343,7 @@ def scan(text: str) -> list[NumberToken]:
     return list(_scan(text))
 
 
-@lru_cache(maxsize=1 << 16)
+@run_memo
 def _scan(text: str) -> tuple[NumberToken, ...]:
     if not text.isascii():
         text = _to_ascii_digits(text)

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from urllib.parse import urlparse
 
 from ..text.lexicon import lexicon
+from ..text.memo import run_memo
 from ..text.naming import github_ref
 from .notes import MD_LINK
 
@@ -89,10 +89,10 @@ def strip_outlet(title: str) -> tuple[str, list[str]]:
     return (" — ".join(kept) if kept else core).strip(), asides
 
 
-@lru_cache(maxsize=1024)
+@run_memo
 def _read_name(raw: str) -> tuple[str, bool, bool]:
     """A candidate as the board reads it: trimmed (a version tail dropped), junk or not, product-like or
-    not. Remembered for a thousand names: an item's names recur across items (``vLLM``, a vendor)."""
+    not. Remembered for the run: an item's names recur across items (``vLLM``, a vendor)."""
     name = _VERSION_TAIL.sub("", raw.strip(" .,;:：，。-—/")) if not _ISSUE_REF.search(raw) else raw.strip()
     junk = _junk(name)
     return name, junk, not junk and _product_like(name)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from functools import lru_cache
 
 _LATIN = re.compile(r"[A-Za-z][A-Za-z0-9\-_.]{2,}")
 #: every CJK character bigram, overlapping ones included (a lookahead that captures two characters)
@@ -57,8 +56,6 @@ def terms(text: str) -> Counter[str]:
     return bag
 
 
-@lru_cache(maxsize=4)
 def term_set(text: str) -> tuple[str, ...]:
-    """The distinct terms of ``text`` in first-seen order (the rules ask twice per item, one right
-    after the other: a small cache serves that without keeping every item's terms alive)."""
+    """The distinct terms of ``text`` in first-seen order."""
     return tuple(terms(text))

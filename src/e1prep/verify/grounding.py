@@ -6,7 +6,8 @@ from __future__ import annotations
 import bisect
 import re
 import unicodedata
-from collections.abc import Iterable
+from array import array
+from collections.abc import Iterable, Iterator
 
 from ..brief.models import (
     Contradiction,
@@ -127,8 +128,6 @@ _PARAMETER = re.compile(
 )
 _ARXIV_ID = re.compile(r"\d{4}\.\d{4,5}(?:v\d+)?")
 _SECTION_ID = re.compile(r"(?:§|\bSection\s?|\bSec\.\s?|章节\s?)(\d+(?:\.\d+)*)", re.I)
-#: texts whose ungrounded names the verifier remembers at a time
-_MEMO_TEXTS = 4096
 #: the terms of a fact: versions (``0.5.20``, ``v0.30``), identifiers with digits, Latin words of four letters+
 _FACT_TERM = re.compile(
     rf"[vV]?\d{{1,{NAME_REACH}}}(?:\.\d+)+|[A-Za-z][\w.\-]{{0,{NAME_REACH}}}\d[\w.\-]*|[A-Za-z][A-Za-z\-]{{3,}}"
@@ -163,10 +162,13 @@ class Grounding:
         self.bookkeeping = Bookkeeping.of(kb, doc)
         #: every read material of the batch, and the living document
         self.batch = list(self.facts.values())
-        #: every URL (per text: where each stands, filed under its hash) and arXiv id of the materials,
-        #: what is looked up: most lookups end here, the rest search the texts once each (a set of
-        #: every word, or of every URL as a string, would cost several times a dump in memory)
-        self._urls = [packed((m.group(), m.start()) for m in URL_RE.finditer(t)) for t in self._texts]
+        #: every URL and arXiv id of the materials, what is looked up: most lookups end here, the rest
+        #: search the texts once each. One index for the batch (one per material made a lookup cost as
+        #: many steps as the batch has materials); it files each URL's occurrence number under the URL's
+        #: hash, and the occurrence says in which text and where (a set of every URL as a string, or of
+        #: every word, would cost several times a dump in memory)
+        self._url_text, self._url_at = array("I"), array("q")
+        self._urls = packed(self._url_occurrences())
         self._arxiv = {a for text in self._texts for a in arxiv_ids(text)}
         self._in_materials: dict[str, bool] = {}
         self._hits: dict[str, int] = {}
@@ -199,12 +201,19 @@ class Grounding:
         """Whether ``text`` is one of the materials' arXiv ids, or exactly one of their URLs."""
         if text in self._arxiv:
             return True
-        for t, urls in zip(self._texts, self._urls, strict=True):
-            for at in filed(urls, text):
-                m = URL_RE.match(t, at)
-                if m is not None and m.group() == text:
-                    return True
+        for n in filed(self._urls, text):
+            m = URL_RE.match(self._texts[self._url_text[n]], self._url_at[n])
+            if m is not None and m.group() == text:
+                return True
         return False
+
+    def _url_occurrences(self) -> Iterator[tuple[str, int]]:
+        """Each URL of the materials with its occurrence number, recording where the occurrence stands."""
+        for i, t in enumerate(self._texts):
+            for m in URL_RE.finditer(t):
+                self._url_text.append(i)
+                self._url_at.append(m.start())
+                yield m.group(), len(self._url_at) - 1
 
     def _in_texts(self, text: str) -> bool:
         """In one material's text; a text with a line break may also run from one material into the next
@@ -344,8 +353,6 @@ class Grounding:
         key = (text, tuple(f.material.path for f in grounds))
         names = self._ungrounded.get(key)
         if names is None:
-            if len(self._ungrounded) >= _MEMO_TEXTS:  # bounded: a dump's texts are not all held twice
-                self._ungrounded.clear()
             names = self._ungrounded[key] = self._ungrounded_names(text, grounds)
         reason = "found in none of the object's sources nor the living document"
         return [Violation(path=path, rule="name-ungrounded", text=name, reason=reason) for name in names]

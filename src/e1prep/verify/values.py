@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..read.numbers import scan
+from ..text.memo import run_memo
 
 #: what a magnitude word multiplies by
 _SCALE = {"万亿": 1e12, "亿": 1e8, "万": 1e4, "千": 1e3, "k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12}
@@ -78,7 +79,7 @@ def _close(a: float, b: float) -> bool:
     return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
 
 
-@lru_cache(maxsize=1 << 16)  # a citation's text is asked for by its object's claims, its key points and the brief's
+@run_memo  # a citation's text is asked for by its object's claims, its key points and the brief's
 def values(text: str) -> tuple[Value, ...]:
     """The values of every quantity in ``text`` (a range gives both ends)."""
     out: list[Value] = []

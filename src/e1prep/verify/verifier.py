@@ -22,6 +22,7 @@ from ..brief.models import (
 )
 from ..read.citing import Citing, citable, citing
 from ..read.numbers import normalize, scan
+from ..text.memo import in_one_run
 from .claims import Claims, _texts
 from .disposition import Settler
 from .grounding import _FUNCTION_WORDS, _KEY_WORD
@@ -72,6 +73,7 @@ class Verifier(Claims):
     #: how the best-read item citing each arXiv id was read (``read.citing``), worked out when first asked
     _citing: dict[str, Citing] | None = None
 
+    @in_one_run
     def verify(self, brief: Brief) -> Report:
         report = Report()
         self.learn_names(_all_texts(brief))
@@ -81,6 +83,7 @@ class Verifier(Claims):
         report.violations += check_brief(self, brief)
         return report
 
+    @in_one_run
     def settle(self, brief: Brief) -> Report:
         """Verify ``brief``, then repair what is a claim's failure and reject what is its object's:
         ``Report.brief`` keeps the repaired objects; every repair and rejection is listed."""
