@@ -590,3 +590,104 @@ def test_an_object_named_after_a_statements_clause_is_not_what_it_speaks_of() ->
         at = text.index(word)
         assert scope.other_object(text, at, at + len(word)) == obj
     assert scope.other_object("卡片采集，未打开仓库", 0, 2) is None
+
+
+# --- other markups' structure: setext and reStructuredText titles, field lists, status boxes (cases o, p) ----
+
+RST_NOTE = """=============================
+Releases watch · 2026-12-06
+=============================
+
+:作者: ana
+
+FlowKV 0.4
+==========
+
+:链接: https://github.com/acme/flowkv/releases/tag/v0.4
+:核查: release notes 全文读完
+
+Points
+------
+
+- paged KV pages of 16 tokens
+
+Marmot 2.0
+==========
+
+:链接: https://example.org/marmot-2
+:核查: 只看了标题
+
+Points
+------
+
+- a runtime in Zig
+"""
+
+
+def test_restructuredtext_section_titles_and_fields_are_read_as_headings_and_fields() -> None:
+    items = split_note("inbox/ana/n.md", RST_NOTE)
+    assert [i.title for i in items] == ["FlowKV 0.4", "Marmot 2.0"]
+    assert [i.url for i in items] == [
+        "https://github.com/acme/flowkv/releases/tag/v0.4",
+        "https://example.org/marmot-2",
+    ]
+    assert items[0].evidence is EvidenceLevel.verified  # the ``:核查:`` field is the item's remark
+    assert items[1].evidence is not EvidenceLevel.verified
+    assert [i.line_start for i in items] == [7, 18]  # the title lines as written: one line for one line
+    assert "paged KV pages of 16 tokens" in items[0].text and "Zig" not in items[0].text
+
+
+def test_setext_headings_beside_atx_headings_take_commonmark_levels() -> None:
+    note = (
+        "# evening\n\nFlowKV: paged KV\n----------------\nhttps://example.org/flowkv\nread the whole paper\n\n"
+        "Marmot runtime\n--------------\nhttps://example.org/marmot\nREADME only\n"
+    )
+    items = split_note("inbox/kai/n.md", note)
+    assert [i.title for i in items] == ["FlowKV: paged KV", "Marmot runtime"]
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "intro line\nsource: blog\n---\n\n- FlowKV https://example.org/flowkv read in full\n",  # a block's fence
+        "- FlowKV https://example.org/flowkv read in full\n---\n- Marmot https://example.org/m README only\n",
+        "```\nFlowKV\n======\n```\n\n- FlowKV https://example.org/flowkv read in full\n",  # code stays code
+    ],
+)
+def test_a_rule_under_a_field_a_bullet_or_code_is_no_title(note: str) -> None:
+    assert all(i.title not in ("source: blog", "intro line", "FlowKV") for i in split_note("inbox/n.md", note))
+    assert any("FlowKV" in i.title for i in split_note("inbox/n.md", note))
+
+
+def test_a_colon_word_that_is_no_label_stays_as_written() -> None:
+    note = "## FlowKV\n:rocket: launched today https://example.org/flowkv\n:核查: 全文读完\n"
+    [item] = split_note("inbox/n.md", note)
+    assert ":rocket: launched today" in item.text
+    assert item.evidence is EvidenceLevel.verified
+
+
+def test_status_boxes_that_open_sibling_items_are_not_their_titles() -> None:
+    note = (
+        "reading list. [~] = cut off\n\n"
+        "- [x] **FlowKV** https://example.org/flowkv — read the whole paper\n"
+        "- [ ] **Marmot** https://example.org/marmot — not opened yet\n"
+        "- [~] **Finch** https://example.org/finch — blog post, cut off after the intro\n"
+    )
+    items = split_note("inbox/n.md", note)
+    assert [i.title.split(" ")[0] for i in items] == ["FlowKV", "Marmot", "Finch"]
+    assert items[0].evidence is EvidenceLevel.verified
+    assert items[2].evidence is EvidenceLevel.partial  # the box is still read through the note's legend
+
+
+@pytest.mark.parametrize(
+    ("remark", "quotable"), [("整页从头看到尾", True), ("从头读到尾", True), ("只看到尾巴上的摘要", False)]
+)
+def test_read_from_start_to_end_is_a_full_read(remark: str, quotable: bool) -> None:
+    assert read_evidence(remark).level.quotable is quotable
+
+
+def test_no_change_on_a_recheck_of_a_known_subject_is_a_refresh(make_kb: MakeKB) -> None:
+    note = "# 复查\n\n## vLLM 0.34\nhttps://example.org/vllm-034\n\n整页从头看到尾。跟上次记的一样，无变化。\n"
+    brief = _brief(make_kb, note)
+    assert not brief.increments  # type: ignore[attr-defined]
+    assert [r.key for r in brief.refreshes] == ["vLLM 0.34"]  # type: ignore[attr-defined]

@@ -502,6 +502,10 @@ class _UrlLines:
         return n
 
 
+#: a status box that opens an item's line: empty, ``x``, or one sign (``[ ]``, ``[x]``, ``[~]``, ``[?]``)
+_STATUS_BOX = re.compile(r"^\[(?:[xX ]|[^\w\s\]])?\]\s+")
+
+
 def _list_spans(lines: list[str], rx: re.Pattern[str], name: str, with_url: _UrlLines | None = None) -> list[_Span]:
     """One item per line ``rx`` matches; given ``with_url`` (the lines' URL counts), only items holding a URL."""
     starts = [
@@ -509,6 +513,10 @@ def _list_spans(lines: list[str], rx: re.Pattern[str], name: str, with_url: _Url
         for i, line in enumerate(lines)
         if (m := rx.match(line)) and not _is_field_line(line)
     ]
+    if sum(1 for _, title in starts if title.startswith("[") and _STATUS_BOX.match(title)) >= 2:
+        # sibling items that open with a status box (``- [x] …``, ``- [ ] …``, ``- [~] …``): the box says
+        # where the item stands (a task list's mark, or a legend's symbol, read with the item's text)
+        starts = [(i, _STATUS_BOX.sub("", title)) for i, title in starts]
     spans = []
     for n, (i, title) in enumerate(starts):
         end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
@@ -773,9 +781,74 @@ def _unquoted(lines: list[str], found: list[_Span]) -> tuple[list[str], list[_Sp
     return (bare, spans) if len(spans) >= 2 else None
 
 
+#: a section title's adornment (CommonMark's setext underline, reStructuredText's under- and overline)
+_ADORNMENT = re.compile(r"^([=\-~^\"])\1{2,}\s*$")
+_ADORNING = frozenset('=-~^"')
+#: a line that is no paragraph of its own: a bullet, a numbered item, a table row, a quote, a heading
+_NOT_A_TITLE = re.compile(r"^\s*(?:[-*+]\s|\d{1,3}[.)]\s|\||>|#{1,6}\s)")
+#: a reStructuredText field (``:链接: https://…``): read as the field ``链接: https://…`` when its name is a label
+_RST_FIELD = re.compile(r"^(\s*):([^\s:][^:]{0,24}):(?=\s|$)")
+_FENCE_LINE = re.compile(r"^\s*```")
+
+
+def _plain_markup(lines: list[str]) -> list[str]:
+    """The note's lines with other markups' structure in the reader's own: a title underlined (and maybe
+    overlined) by a run of one punctuation character, as CommonMark's setext headings and
+    reStructuredText's section titles are, is a ``#`` heading; a reStructuredText field is a field. One
+    line for one line (line numbers stay); an adornment line becomes blank. Levels: CommonMark's (``=`` 1,
+    ``-`` 2) beside ``#`` headings, else reStructuredText's, in the order the styles first appear. Fenced
+    code is left as written."""
+    out = list(lines)
+    titles: list[tuple[int, tuple[str, bool]]] = []  # (title line, its style: character, overlined)
+    fenced = False
+    for i, line in enumerate(lines):
+        if "`" in line and _FENCE_LINE.match(line):
+            fenced = not fenced
+        if not fenced:
+            out[i] = _plain_field(line)
+            if (style := _title_style(lines, i)) is not None:
+                titles.append((i, style))
+    if not titles:
+        return out
+    atx = any(_heading(line) for line in lines)
+    styles: dict[tuple[str, bool], int] = {}
+    for i, style in titles:
+        level = {"=": 1, "-": 2}.get(style[0]) if atx else styles.setdefault(style, min(len(styles) + 1, 6))
+        if level is None:
+            continue
+        out[i] = "#" * level + " " + lines[i].strip()
+        out[i + 1] = ""
+        if style[1]:
+            out[i - 1] = ""
+    return out
+
+
+def _plain_field(line: str) -> str:
+    """A line less a reStructuredText field's opening colon, when the field's name is a label."""
+    if ":" in line and (field := _RST_FIELD.match(line)) and lexicon().is_label(field.group(2)):
+        return field.group(1) + field.group(2) + ":" + line[field.end() :]
+    return line
+
+
+def _title_style(lines: list[str], i: int) -> tuple[str, bool] | None:
+    """The adornment style of line ``i`` when it is a section title: (its character, overlined or not)."""
+    under = lines[i + 1] if i + 1 < len(lines) else ""
+    if under[:1] not in _ADORNING or not (m := _ADORNMENT.match(under)):  # most lines: one look
+        return None
+    line = lines[i]
+    if not line.strip() or _NOT_A_TITLE.match(line) or _ADORNMENT.match(line):
+        return None
+    over = i > 0 and lines[i - 1].strip() == under.strip()
+    if not over and i > 0 and lines[i - 1].strip():  # a title is a paragraph of one line
+        return None
+    if m.group(1) == "-" and _is_field_line(line):  # ``key: value`` then ``---``: a block's fence
+        return None
+    return m.group(1), over
+
+
 def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     """Items of a note: headings, numbered lists, table rows or bullets with a URL, whichever fits."""
-    lines = body.split("\n")
+    lines = _plain_markup(body.split("\n"))
     best = _spans_of(lines)
     if (unquoted := _unquoted(lines, best)) is not None:
         lines, best = unquoted
