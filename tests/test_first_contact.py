@@ -646,6 +646,9 @@ def test_setext_headings_beside_atx_headings_take_commonmark_levels() -> None:
     )
     items = split_note("inbox/kai/n.md", note)
     assert [i.title for i in items] == ["FlowKV: paged KV", "Marmot runtime"]
+    # a title right under an ATX heading or under another title's underline is a title too
+    stacked = "# evening\nFlowKV\n------\nhttps://example.org/flowkv\n\nMarmot\n------\nFinch\n-----\nhttps://x.org/f\n"
+    assert [i.title for i in split_note("inbox/kai/n.md", stacked)] == ["FlowKV", "Finch"]  # Marmot holds nothing
 
 
 @pytest.mark.parametrize(

@@ -838,8 +838,10 @@ def _title_style(lines: list[str], i: int) -> tuple[str, bool] | None:
     line = lines[i]
     if not line.strip() or _NOT_A_TITLE.match(line) or _ADORNMENT.match(line):
         return None
-    over = i > 0 and lines[i - 1].strip() == under.strip()
-    if not over and i > 0 and lines[i - 1].strip():  # a title is a paragraph of one line
+    prev = lines[i - 1].strip() if i > 0 else ""
+    # an overline opens its title after a blank line (else it is the underline of the title above)
+    over = bool(prev) and prev == under.strip() and (i < 2 or not lines[i - 2].strip())
+    if not over and prev and not _ADORNMENT.match(prev) and not _heading(prev):  # a paragraph of one line
         return None
     if m.group(1) == "-" and _is_field_line(line):  # ``key: value`` then ``---``: a block's fence
         return None
