@@ -712,3 +712,35 @@ def test_other_markups_change_only_titles_adornments_and_fields(lines: list[str]
             assert titled or field or (after == "" and notes._ADORNMENT.match(before) is not None)
     if not any(notes._ADORNMENT.match(line) or line.lstrip().startswith(":") for line in lines):
         assert out == lines
+
+
+# --- held-out q and r: clock stamps, a note's title heading, a terse "rd" ------------------------------------
+
+
+def test_paragraphs_opened_by_clock_stamps_are_items_and_a_stamped_chat_is_not() -> None:
+    log = (
+        "## 1/9 radar\n\n09:40 read FlowKV (https://example.org/flowkv) — only the abstract and Fig. 1.\n"
+        "- pages of 16 tokens\n\n11:15 re-read Marmot https://example.org/marmot in full, nothing new.\n\n17:30 done.\n"
+    )
+    items = split_note("inbox/lin/n.md", log)
+    assert [i.title.split(" ")[:2] for i in items][:2] == [["read", "FlowKV"], ["re-read", "Marmot"]]  # no stamp
+    assert "pages of 16 tokens" in items[0].text and "Marmot" not in items[0].text
+    assert items[0].evidence is EvidenceLevel.summary and items[1].evidence is EvidenceLevel.verified
+    chat = "14:58 oskar: FlowKV https://example.org/flowkv looks good\n14:59 ana: read it in full?\n15:01 oskar: no\n"
+    assert len(split_note("inbox/o/chat.md", chat)) == 1  # one conversation: a stamp on every line
+
+
+def test_a_lone_heading_right_over_its_items_is_the_notes_title() -> None:
+    note = (
+        "## screen 01-06 (dmitri)\n\n### FlowKV 0.4\n- rel notes rd in full\n- https://example.org/flowkv\n\n"
+        "### Marmot re-rd\n- https://example.org/marmot\n- nothing new\n"
+    )
+    assert [i.title for i in split_note("inbox/d/n.md", note)] == ["FlowKV 0.4", "Marmot re-rd"]
+    # a lone heading with a body of its own is one item in sections
+    item = "# feed\n\n## FlowKV 0.4\nURL: https://example.org/flowkv\n\n### Points\n- a\n\n### Doubts\n- b\n"
+    assert [i.title for i in split_note("inbox/j/n.md", item)] == ["FlowKV 0.4"]
+
+
+@pytest.mark.parametrize(("remark", "quotable"), [("rel notes rd in full", True), ("abstract only, not rd", False)])
+def test_rd_is_how_a_terse_note_writes_read(remark: str, quotable: bool) -> None:
+    assert read_evidence(remark).level.quotable is quotable

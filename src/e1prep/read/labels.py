@@ -42,13 +42,17 @@ class Label:
 #: a label that leads a title on its line: a code of at most two letters and a counter (``A1  ColFuse``,
 #: ``B-03 vLLM``, ``Q7: …``), or a CJK word and a counter before a colon (``线索 1：Milvus …``). A counter
 #: is never part of a decimal (``vLLM 0.34`` holds no label), and ``v2`` is a version, not a code; or a
-#: bracketed code with a counter (``[00:09] 第一件…``, ``[3] …``, ``【线索 2】…``), never a link's text
+#: bracketed code with a counter (``[00:09] 第一件…``, ``[3] …``, ``【线索 2】…``), never a link's text; or
+#: a clock stamp (``09:40 看了…``)
 _LEAD = re.compile(
     r"(?P<label>(?P<prefix>(?![vV]\d)[A-Za-z]{1,2})[-_#]?(?P<counter>\d{1,4})(?![\d.,]\d)(?P<suffix>[a-z]?)(?=[\s:：.)、—-]))"
     r"[\s:：.)、—-]+(?P<rest>\S.*)"
     r"|(?P<cjk>(?P<cprefix>[\u3400-\u9fff]{1,3})\s*(?P<ccounter>\d{1,4}))\s*[:：]\s*(?P<crest>\S.*)"
     r"|(?P<bracket>[\[【](?P<binner>[^\]】\n]{0,11}\d[^\]】\n]{0,11})[\]】])(?!\()\s*(?P<brest>\S.*)"
+    r"|(?P<clock>(?<![\d:：])\d{1,2}[:：][0-5]\d(?![\d:：]))\s+(?P<krest>\S.*)"
 )
+#: the shape of a clock stamp (``09:40 看了…``), bracketed or not
+CLOCK = "#:#"
 #: what a bracketed label's shape keeps of it: its digits as ``#``, its letters as ``a``, its signs
 _COUNTERS = re.compile(r"\d+")
 _LETTERS = re.compile(r"[A-Za-z]+")
@@ -70,6 +74,8 @@ def read_label(heading: str) -> Label | None:
         return Label(shape, lead.group("label"), lead.group("rest").strip())
     if lead.group("cjk"):
         return Label(lead.group("cprefix") + "#:", lead.group("cjk"), lead.group("crest").strip())
+    if lead.group("clock"):
+        return Label(CLOCK, lead.group("clock"), lead.group("krest").strip())
     shape = "[" + _LETTERS.sub("a", _COUNTERS.sub("#", lead.group("binner"))) + "]"
     return Label(shape, lead.group("bracket"), lead.group("brest").strip())
 

@@ -18,7 +18,7 @@ from ..text.naming import github_repo, plain_title
 from ..text.regexgate import guarded
 from . import evidence as _ev
 from . import markers
-from .labels import labelled, read_label, sentence_head, title_under
+from .labels import CLOCK, labelled, read_label, sentence_head, title_under
 from .numbers import identifiers
 
 URL_RE = re.compile(r"https?://[^\s<>()\[\]（）【】\"'`，。；、|]+")
@@ -430,13 +430,30 @@ def _title_column(header: list[str], cells: list[str]) -> int:
     return 0
 
 
+def _item_level(lines: list[str], heads: list[tuple[int, int, str]], level: int) -> int:
+    """The heading level of the items: a lone heading that says nothing of its own before two or more
+    deeper siblings is the note's title (``## screen 01-06`` right over its ``###`` items), so the items are
+    a level down; a lone heading with a body of its own (fields, a URL) is one item in sections."""
+    while len(lone := [h for h in heads if h[1] == level]) == 1:
+        deeper = [h for h in heads if h[1] > level]
+        top = min((h[1] for h in deeper), default=0)
+        if sum(1 for h in deeper if h[1] == top) < 2:
+            break
+        i = lone[0][0]
+        below = next((h[0] for h in heads if h[0] > i), len(lines))
+        if any(line.strip() for line in lines[i + 1 : below]):
+            break
+        level = top
+    return level
+
+
 def _heading_spans(lines: list[str]) -> list[_Span]:
     heads = [(i, *h) for i, line in enumerate(lines) if (h := _heading(line))]
     numbered = [h for h in heads if re.match(r"^(?:\d{1,3}[.)、]|[①-⑳]|条目|增量|Item\s*\d)", h[2])]
     chosen = numbered if len(numbered) >= 1 else [h for h in heads if h[1] >= 2]
     if not chosen:
         return []
-    level = min(h[1] for h in chosen)
+    level = _item_level(lines, heads, min(h[1] for h in chosen))
     chosen = [h for h in heads if h[1] == level]
     # the end of each heading: the next heading of its level or above (one pass, a stack)
     closes: dict[int, int] = {}
@@ -635,8 +652,12 @@ def _link_paragraph_spans(lines: list[str]) -> list[_Span]:
     return spans
 
 
+def _opens_paragraph(lines: list[str], i: int) -> bool:
+    return i == 0 or not lines[i - 1].strip()
+
+
 def _opens_paragraph_with_bracket(lines: list[str], i: int) -> bool:
-    return lines[i][:1] in "[【" and (i == 0 or not lines[i - 1].strip())
+    return lines[i][:1] in "[【" and _opens_paragraph(lines, i)
 
 
 def _label_line_spans(lines: list[str]) -> list[_Span]:
@@ -651,6 +672,8 @@ def _label_line_spans(lines: list[str]) -> list[_Span]:
             continue
         label = read_label(line)
         if label is not None and label.rest:
+            if label.shape == CLOCK and not _opens_paragraph(lines, i):
+                continue  # a clock on each line of a run of lines stamps a log's lines, not items
             starts.append((i, label))
     shapes = Counter(label.shape for _, label in starts)
     starts = [(i, label) for i, label in starts if shapes[label.shape] >= 2]
