@@ -744,3 +744,15 @@ def test_a_lone_heading_right_over_its_items_is_the_notes_title() -> None:
 @pytest.mark.parametrize(("remark", "quotable"), [("rel notes rd in full", True), ("abstract only, not rd", False)])
 def test_rd_is_how_a_terse_note_writes_read(remark: str, quotable: bool) -> None:
     assert read_evidence(remark).level.quotable is quotable
+
+
+def test_a_heading_inside_an_item_names_a_part_and_is_no_key_point(make_kb: MakeKB) -> None:
+    note = (
+        "# radar\n\n## FlowKV 0.4: a paged KV cache engine for vLLM\nhttps://example.org/flowkv\n"
+        "核查：release notes 全文读完\n\n"
+        "### Points\n- pages of 16 tokens, shared across vLLM requests\n\n### Setup\n- chunked prefill stays on\n"
+    )
+    brief = _brief(make_kb, note)
+    [inc] = brief.increments  # type: ignore[attr-defined]
+    assert any("pages of 16 tokens" in p for p in inc.points)
+    assert not any(p.lstrip("\\#").strip() in ("Points", "Setup") for p in inc.points + inc.boundary)
