@@ -756,3 +756,17 @@ def test_a_heading_inside_an_item_names_a_part_and_is_no_key_point(make_kb: Make
     [inc] = brief.increments  # type: ignore[attr-defined]
     assert any("pages of 16 tokens" in p for p in inc.points)
     assert not any(p.lstrip("\\#").strip() in ("Points", "Setup") for p in inc.points + inc.boundary)
+
+
+@pytest.mark.parametrize(
+    ("remark", "quotable"),
+    [
+        ("I wanted to know if they'd added MXFP8 — read it all again, nothing new", True),  # an indirect question
+        ("read it all to see if they fixed the scheduler bug", True),
+        ("if I have time I'll read it all", False),  # a condition on the read
+        ("read it all if the PDF opens", False),
+        ("not sure if I read it all", False),
+    ],
+)
+def test_an_if_that_asks_what_the_reader_looked_for_is_no_condition(remark: str, quotable: bool) -> None:
+    assert read_evidence(remark).level.quotable is quotable

@@ -296,6 +296,7 @@ class Governing:
     work in progress (each an alternation), and the parts a parenthesis may narrow a full read to."""
 
     condition: re.Pattern[str]
+    indirect: re.Pattern[str]
     before: re.Pattern[str]
     right_before: re.Pattern[str]
     after: re.Pattern[str]
@@ -314,6 +315,7 @@ def governing() -> Governing:
 
     return Governing(
         condition=alt("condition"),
+        indirect=alt("indirect", r"(?:{})\s*$"),
         before=alt("before"),
         right_before=alt("right_before", r"(?:{})\s*$"),
         after=alt("after"),
@@ -339,7 +341,13 @@ def _governed(low: str, hit: Hit) -> Hit:
     sentence_start = max((m.end() for m in _SENTENCE_END.finditer(low, 0, hit.start)), default=0)
     sentence_end_m = _SENTENCE_END.search(low, hit.end)
     sentence_end = sentence_end_m.start() if sentence_end_m else len(low)
-    if g.condition.search(low, sentence_start, hit.start) or g.condition.search(low, hit.end, sentence_end):
+    # a condition anywhere in its sentence governs the read, unless it asks what the reader looked for
+    # (``to see if they fixed it``: an indirect question, "whether")
+    conditions = [
+        *g.condition.finditer(low, sentence_start, hit.start),
+        *g.condition.finditer(low, hit.end, sentence_end),
+    ]
+    if any(not g.indirect.search(low, sentence_start, m.start()) for m in conditions):
         return Hit(hit.start, hit.end, replace(hit.marker, kind="hedge", level=EvidenceLevel.unverified))
     start = max((m.end() for m in _CLAUSE_END.finditer(low, 0, hit.start)), default=0)
     end_m = _CLAUSE_END.search(low, hit.end)
