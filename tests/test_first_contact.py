@@ -770,3 +770,21 @@ def test_a_heading_inside_an_item_names_a_part_and_is_no_key_point(make_kb: Make
 )
 def test_an_if_that_asks_what_the_reader_looked_for_is_no_condition(remark: str, quotable: bool) -> None:
     assert read_evidence(remark).level.quotable is quotable
+
+
+def test_a_verdict_written_as_the_items_label_is_the_notes_verdict_not_its_title() -> None:
+    from e1prep.read.notes import said_known, said_lead
+
+    note = (
+        "screen, verdict first\n\n1) NEW — FlowKV 0.4 ships paged KV\n   https://example.org/flowkv\n"
+        "   read: the full release notes, end to end\n\n2) KNOWN — Marmot router docs\n   https://example.org/m\n"
+        "   re-read the docs today, nothing to add\n\n3) MAYBE — Finch engine\n   https://example.org/finch\n"
+        "   README only\n"
+    )
+    items = split_note("inbox/d/n.md", note)
+    assert [i.title for i in items] == ["FlowKV 0.4 ships paged KV", "Marmot router docs", "Finch engine"]
+    assert said_known(items[1].text) and not said_known(items[0].text)
+    assert said_lead(items[2].text) and not said_lead(items[0].text)
+    # a vendor's name before a dash is no verdict: it stays in the title
+    vendors = "- NVIDIA — Blackwell KV blog https://example.org/a\n- AMD — MI355X post https://example.org/b\n"
+    assert [i.title.split(" ")[0] for i in split_note("inbox/v/n.md", vendors)] == ["NVIDIA", "AMD"]

@@ -53,6 +53,9 @@ _LEAD = re.compile(
 )
 #: the shape of a clock stamp (``09:40 看了…``), bracketed or not
 CLOCK = "#:#"
+#: a verdict as an item's label (``KNOWN — Dynamo 1.2 docs``: ``writing.toml [labels] verdicts``), and its shape
+_VERDICT_HEAD = re.compile(r"(?P<word>[A-Za-z]{2,8}|[\u3400-\u9fff]{1,3})\s*(?:[—–]+|\s-\s)\s*(?P<rest>\S.*)")
+VERDICT = "verdict"
 #: what a bracketed label's shape keeps of it: its digits as ``#``, its letters as ``a``, its signs
 _COUNTERS = re.compile(r"\d+")
 _LETTERS = re.compile(r"[A-Za-z]+")
@@ -66,6 +69,9 @@ def read_label(heading: str) -> Label | None:
     m = _LABEL.fullmatch(bare)
     if m is not None:
         return Label(m.group("prefix").lower() + "#" + ("a" if m.group("suffix") else ""), bare)
+    said = _VERDICT_HEAD.match(heading.strip().lstrip("#*>-+ ").replace("**", ""))
+    if said is not None and said.group("word").lower() in lexicon().verdict_labels:
+        return Label(VERDICT, said.group("word"), said.group("rest").strip())
     lead = _LEAD.match(heading.strip().lstrip("#*>-+ ").replace("**", ""))
     if lead is None:
         return None

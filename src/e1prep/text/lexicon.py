@@ -20,6 +20,8 @@ class Lexicon:
     labels: frozenset[str]
     #: the field labels that give a labelled item its title (lower-cased)
     title_labels: frozenset[str]
+    #: the verdict words an item's label may be (lower-cased)
+    verdict_labels: frozenset[str]
     outlets: frozenset[str]  # lower-cased
     generic: frozenset[str]
     verdicts: dict[str, re.Pattern[str]]
@@ -81,6 +83,7 @@ def lexicon() -> Lexicon:
         columns={k: tuple(w.lower() for w in v) for k, v in data["columns"].items()},
         labels=frozenset(w.lower() for w in data["labels"]["words"]),
         title_labels=frozenset(w.lower() for w in data["labels"]["title"]),
+        verdict_labels=frozenset(w.lower() for w in data["labels"]["verdicts"]),
         outlets=frozenset(n.lower() for n in data["outlets"]["names"]),
         generic=frozenset(w.lower() for w in data["generic"]["words"]),
         verdicts={k: guarded("|".join(v), re.I) for k, v in data["verdicts"].items()},
