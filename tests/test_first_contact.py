@@ -16,7 +16,7 @@ from e1prep.kb.knowledge import parse_knowledge
 from e1prep.pipeline import draft_brief
 from e1prep.read import markers, notes, scope
 from e1prep.read.labels import labelled, read_label, title_under
-from e1prep.read.notes import read_evidence, split_note
+from e1prep.read.notes import read_evidence, said_known, said_lead, split_note
 from e1prep.read.numbers import scan
 
 # --- labels are not titles ------------------------------------------------------------------------
@@ -333,9 +333,25 @@ def test_an_item_with_no_more_than_a_title_and_a_link_stays_a_clue(make_kb: Make
         ("Clients SHOULD verify the signature. Read the spec in full.", True),  # a spec's SHOULD is its text
         ("Read in full; it should be fine.", False),  # the writer's should
         ("核查：was this checked against the original", False),  # a question with no question mark
+        ("整页从头看到尾", True),  # read from start to end (o)
+        ("从头读到尾", True),
+        ("只看到尾巴上的摘要", False),
+        ("rel notes rd in full", True),  # how a terse note writes "read" (q)
+        ("abstract only, not rd", False),
+        # an "if" that asks what the reader looked for is no condition on the read (q); a condition still is
+        ("I wanted to know if they'd added MXFP8 — read it all again, nothing new", True),
+        ("read it all to see if they fixed the scheduler bug", True),
+        ("if I have time I'll read it all", False),
+        ("read it all if the PDF opens", False),
+        ("not sure if I read it all", False),
+        # a read inside the indirect question is what is asked
+        ("check if they read it in full", False),
+        ("wonder if the full text was read", False),
+        ("don't know if I read it all", False),
+        ("to see if it was read in full, ask Tom", False),
     ],
 )
-def test_how_english_writers_state_a_check(text: str, quotable: bool) -> None:
+def test_how_writers_state_a_check(text: str, quotable: bool) -> None:
     assert read_evidence(text).level.quotable is quotable
 
 
@@ -684,13 +700,6 @@ def test_status_boxes_that_open_sibling_items_are_not_their_titles() -> None:
     assert items[2].evidence is EvidenceLevel.partial  # the box is still read through the note's legend
 
 
-@pytest.mark.parametrize(
-    ("remark", "quotable"), [("整页从头看到尾", True), ("从头读到尾", True), ("只看到尾巴上的摘要", False)]
-)
-def test_read_from_start_to_end_is_a_full_read(remark: str, quotable: bool) -> None:
-    assert read_evidence(remark).level.quotable is quotable
-
-
 def test_no_change_on_a_recheck_of_a_known_subject_is_a_refresh(make_kb: MakeKB) -> None:
     note = "# 复查\n\n## vLLM 0.34\nhttps://example.org/vllm-034\n\n整页从头看到尾。跟上次记的一样，无变化。\n"
     brief = _brief(make_kb, note)
@@ -741,11 +750,6 @@ def test_a_lone_heading_right_over_its_items_is_the_notes_title() -> None:
     assert [i.title for i in split_note("inbox/j/n.md", item)] == ["FlowKV 0.4"]
 
 
-@pytest.mark.parametrize(("remark", "quotable"), [("rel notes rd in full", True), ("abstract only, not rd", False)])
-def test_rd_is_how_a_terse_note_writes_read(remark: str, quotable: bool) -> None:
-    assert read_evidence(remark).level.quotable is quotable
-
-
 def test_a_heading_inside_an_item_names_a_part_and_is_no_key_point(make_kb: MakeKB) -> None:
     note = (
         "# radar\n\n## FlowKV 0.4: a paged KV cache engine for vLLM\nhttps://example.org/flowkv\n"
@@ -758,23 +762,7 @@ def test_a_heading_inside_an_item_names_a_part_and_is_no_key_point(make_kb: Make
     assert not any(p.lstrip("\\#").strip() in ("Points", "Setup") for p in inc.points + inc.boundary)
 
 
-@pytest.mark.parametrize(
-    ("remark", "quotable"),
-    [
-        ("I wanted to know if they'd added MXFP8 — read it all again, nothing new", True),  # an indirect question
-        ("read it all to see if they fixed the scheduler bug", True),
-        ("if I have time I'll read it all", False),  # a condition on the read
-        ("read it all if the PDF opens", False),
-        ("not sure if I read it all", False),
-    ],
-)
-def test_an_if_that_asks_what_the_reader_looked_for_is_no_condition(remark: str, quotable: bool) -> None:
-    assert read_evidence(remark).level.quotable is quotable
-
-
 def test_a_verdict_written_as_the_items_label_is_the_notes_verdict_not_its_title() -> None:
-    from e1prep.read.notes import said_known, said_lead
-
     note = (
         "screen, verdict first\n\n1) NEW — FlowKV 0.4 ships paged KV\n   https://example.org/flowkv\n"
         "   read: the full release notes, end to end\n\n2) KNOWN — Marmot router docs\n   https://example.org/m\n"

@@ -330,6 +330,8 @@ def governing() -> Governing:
 _SENTENCE_END = re.compile(r"[。;；!！?？\n|]|\.(?:\s|$)")
 #: where a clause ends: the other governing words of a check are read inside its own clause only
 _CLAUSE_END = re.compile(r"[，,。;；!！?？\n|]|\.(?:\s|$)")
+#: where an indirect question (``to know if …``) ends: a clause's end or a dash
+_QUESTION_END = re.compile(r"[，,。;；!！?？\n|—–]|\.(?:\s|$)")
 
 
 def _governed(low: str, hit: Hit) -> Hit:
@@ -342,12 +344,17 @@ def _governed(low: str, hit: Hit) -> Hit:
     sentence_end_m = _SENTENCE_END.search(low, hit.end)
     sentence_end = sentence_end_m.start() if sentence_end_m else len(low)
     # a condition anywhere in its sentence governs the read, unless it asks what the reader looked for
-    # (``to see if they fixed it``: an indirect question, "whether")
+    # (``to see if they fixed it``: an indirect question, "whether"); a read inside that question, before a
+    # clause or a dash ends it, is what is asked (``check if they read it in full``)
     conditions = [
         *g.condition.finditer(low, sentence_start, hit.start),
         *g.condition.finditer(low, hit.end, sentence_end),
     ]
-    if any(not g.indirect.search(low, sentence_start, m.start()) for m in conditions):
+    if any(
+        not g.indirect.search(low, sentence_start, m.start())
+        or (m.end() <= hit.start and not _QUESTION_END.search(low, m.end(), hit.start))
+        for m in conditions
+    ):
         return Hit(hit.start, hit.end, replace(hit.marker, kind="hedge", level=EvidenceLevel.unverified))
     start = max((m.end() for m in _CLAUSE_END.finditer(low, 0, hit.start)), default=0)
     end_m = _CLAUSE_END.search(low, hit.end)
