@@ -36,6 +36,7 @@ from ..read.notes import (
     NoteItem,
     blocks,
     index_only,
+    is_heading,
     is_stale,
     line_evidence,
     note_items,
@@ -73,8 +74,6 @@ _META_PREFIX = re.compile(
     + r")\s*[:：]",
     re.I,
 )
-#: a heading inside an item (``### 要点``, ``### Weaknesses``): it names a part of the item, it is no point
-_SUBHEADING = re.compile(r"^#{1,6}\s+\S[^\n]*$")
 _BOUNDARY_PREFIX = re.compile(r"^(?:边界|证据边界|注意|限定|Caveat|Boundary|Limits?)\s*[:：]", re.I)
 
 
@@ -295,7 +294,8 @@ class RulesProducer:
         parts = blocks(item.text)[1:]
         for at, (offset, block) in enumerate(parts):
             first = _strip_bullet(block.strip().split("\n")[0])
-            if _META_PREFIX.match(first) or _SUBHEADING.match(block):  # a field, or a section's heading
+            # a field, or a heading inside the item (``### 要点``): it names a part of the item, no point
+            if _META_PREFIX.match(first) or is_heading(block):
                 continue
             if listed == POINTS_LISTED:  # a brief digests an item: the rest is pointed to, not copied
                 rest = parts[at:]

@@ -69,10 +69,11 @@ def read_label(heading: str) -> Label | None:
     m = _LABEL.fullmatch(bare)
     if m is not None:
         return Label(m.group("prefix").lower() + "#" + ("a" if m.group("suffix") else ""), bare)
-    said = _VERDICT_HEAD.match(heading.strip().lstrip("#*>-+ ").replace("**", ""))
+    plain = heading.strip().lstrip("#*>-+ ").replace("**", "")
+    said = _VERDICT_HEAD.match(plain)
     if said is not None and said.group("word").lower() in lexicon().verdict_labels:
         return Label(VERDICT, said.group("word"), said.group("rest").strip())
-    lead = _LEAD.match(heading.strip().lstrip("#*>-+ ").replace("**", ""))
+    lead = _LEAD.match(plain)
     if lead is None:
         return None
     if lead.group("label"):

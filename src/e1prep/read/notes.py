@@ -64,6 +64,11 @@ def _heading(line: str) -> tuple[int, str] | None:
     return (len(m.group(1)), m.group(2)) if m else None
 
 
+def is_heading(text: str) -> bool:
+    """Whether ``text`` is one Markdown heading line (``### 要点``)."""
+    return _HEADING.match(text) is not None
+
+
 #: a numbered item in any style: ``1.`` ``1)`` ``(1)`` ``①`` ``一、`` ``a.``, bare or in bold (``**3. Title**``)
 _NUMBERED = re.compile(
     r"^(?:\*\*|__)?\s*(?:\(?\d{1,3}\)|\d{1,3}[.、]|[①-⑳]|[一二三四五六七八九十]{1,3}[、.]|（\d{1,3}）|[a-h][.)])"
