@@ -776,3 +776,60 @@ def test_a_verdict_written_as_the_items_label_is_the_notes_verdict_not_its_title
     # a vendor's name before a dash is no verdict: it stays in the title
     vendors = "- NVIDIA — Blackwell KV blog https://example.org/a\n- AMD — MI355X post https://example.org/b\n"
     assert [i.title.split(" ")[0] for i in split_note("inbox/v/n.md", vendors)] == ["NVIDIA", "AMD"]
+
+
+# --- task states, field labels and fixed-width forms (cases l and p) --------------------------------------
+
+ORG_NOTE = """#+TITLE: evening pass
+#+TODO: READ SKIM | FILED DROPPED
+
+* FILED FlowKV: paged KV cache for vLLM
+  :PROPERTIES:
+  :URL:      https://example.org/flowkv
+  :END:
+  - read the README end to end
+
+* SKIM Marmot router 2.0
+  :PROPERTIES:
+  :URL:      https://example.org/marmot
+  :END:
+  - only the release headline
+"""
+
+
+def test_an_outliners_task_state_is_the_items_label_not_its_title() -> None:
+    got = labelled(["DONE pagewright: one VLM for PDFs", "TODO vLLM encoder cache", "CANCELLED OCR review"])
+    assert [(g.text, g.rest) for g in got if g] == [
+        ("DONE", "pagewright: one VLM for PDFs"),
+        ("TODO", "vLLM encoder cache"),
+        ("CANCELLED", "OCR review"),
+    ]
+    # a note's own declaration (org-mode's #+TODO) names its states; other capitals stay in the title
+    items = split_note("inbox/k/n.org.md", ORG_NOTE)
+    assert [(i.label, i.title) for i in items] == [
+        ("FILED", "FlowKV: paged KV cache for vLLM"),
+        ("SKIM", "Marmot router 2.0"),
+    ]
+    assert labelled(["FILED FlowKV", "SKIM Marmot"]) == [None, None]  # undeclared, and no outliner's default
+    assert labelled(["NVIDIA H100 pricing", "NVIDIA B200 pricing"]) == [None, None]
+    assert labelled(["DONE pagewright"]) == [None]  # a state is read from its siblings, as a code is
+    # the rest of an org headline: a priority cookie and tags are no part of the title
+    got = labelled(["TODO [#A] KVTide: a CXL tier        :serving:kv:", "DONE Tether pinning :agent:"])
+    assert [g.rest for g in got if g] == ["KVTide: a CXL tier", "Tether pinning"]
+
+
+def test_a_field_label_that_opens_sibling_headings_is_no_title() -> None:
+    got = labelled(["Paper: FooRank late interaction", "Paper: BarDB 3.1", "PAPER    KVSieve: eviction"])
+    assert [(g.text, g.rest) for g in got if g][:2] == [("Paper", "FooRank late interaction"), ("Paper", "BarDB 3.1")]
+    # a product's name before a colon is the subject, whatever its siblings say
+    assert labelled(["vLLM: 0.34 released", "vLLM: new scheduler"]) == [None, None]
+
+
+def test_a_fixed_width_forms_label_is_no_part_of_the_title() -> None:
+    form = ["", "PAPER    SlackPrefill: SLO-aware chunk sizing", "ID       arXiv:2612.21437", "AREA     scheduling"]
+    assert title_under(form) == ("SlackPrefill: SLO-aware chunk sizing", 1)
+    # a gap after a word that is no label is the writer's spacing: the line stays whole
+    assert title_under(["SlackPrefill    SLO-aware chunk sizing"]) == ("SlackPrefill    SLO-aware chunk sizing", 0)
+    note = "review\n\n* * *\n\nPAPER    FooRank: late interaction\nID       https://arxiv.org/abs/2612.00011\n\n"
+    note += "* * *\n\nPAPER    BarDB: a vector store\nID       https://arxiv.org/abs/2612.00012\n"
+    assert [i.title for i in split_note("inbox/a/n.md", note)] == ["FooRank: late interaction", "BarDB: a vector store"]

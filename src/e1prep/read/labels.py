@@ -87,13 +87,58 @@ def read_label(heading: str) -> Label | None:
     return Label(shape, lead.group("bracket"), lead.group("brest").strip())
 
 
-def labelled(headings: list[str]) -> list[Label | None]:
+#: a field's label (a word, ``writing.toml [labels]``), and the gap of a fixed-width form that aligns its values
+_FIELD_WORD = r"(?P<word>[A-Za-z]{1,16}|[\u3400-\u9fff]{1,4})"
+_FORM_GAP = r"(?:[ \t]{2,}|\t)"
+#: a heading opened by a field: its label and a colon, or a fixed-width form's gap (``Paper: …``, ``论文：…``,
+#: ``PAPER    SlackPrefill: …``)
+_FIELD_HEAD = re.compile(rf"{_FIELD_WORD}(?:\s*[:：]\s*|{_FORM_GAP})(?P<rest>\S.*)")
+#: a line of a fixed-width form (``PAPER    SlackPrefill``)
+_FORM_FIELD = re.compile(rf"{_FIELD_WORD}{_FORM_GAP}(?P<rest>\S.*)")
+#: a heading opened by an outliner's task state in capitals (``DONE pagewright``)
+_STATE_HEAD = re.compile(r"(?P<word>[A-Z][A-Z_]{1,15})\s+(?P<rest>\S.*)")
+#: what else an outliner's headline holds besides its title: a priority cookie before it (``[#A]``) and tags
+#: after it (``:serving:kv:``)
+_OUTLINE_PARTS = re.compile(r"^\[#[A-Z0-9]\]\s*|\s+:(?:[\w@#%]+:)+\s*$")
+#: the shape of a task state
+STATE = "state"
+#: an org-mode declaration of a note's own task states (``#+TODO: TODO(t) | DONE(d) CANCELLED``)
+_STATES_DECLARED = re.compile(r"^#\+(?:SEQ_|TYP_)?TODO:(?P<words>.*)$", re.I | re.M)
+_STATE_WORD = re.compile(r"[A-Z][A-Z_]{1,15}")
+
+
+def declared_states(text: str) -> frozenset[str]:
+    """The task states a note declares for its headings (org-mode's ``#+TODO:`` lines), with their
+    keys and logging options (``(t)``, ``(d@/!)``) dropped."""
+    if "#+" not in text:
+        return frozenset()
+    return frozenset(
+        w for m in _STATES_DECLARED.finditer(text) for w in _STATE_WORD.findall(re.sub(r"\([^)]*\)", " ", m["words"]))
+    )
+
+
+def _head_label(heading: str, states: frozenset[str]) -> Label | None:
+    """A label that opens a heading and is not a code: a field's label word (``writing.toml [labels]``) or
+    a task state (``DONE``); the title follows it on the line."""
+    plain = heading.strip().lstrip("#*>-+ ").replace("**", "")
+    state = _STATE_HEAD.match(plain)
+    if state is not None and state["word"] in (states or lexicon().task_states):
+        return Label(STATE, state["word"], _OUTLINE_PARTS.sub("", state["rest"]).strip())
+    field = _FIELD_HEAD.match(plain)
+    if field is not None and lexicon().is_label(field["word"]):
+        return Label("field:" + field["word"].lower(), field["word"], field["rest"].strip())
+    return None
+
+
+def labelled(headings: list[str], states: frozenset[str] = frozenset()) -> list[Label | None]:
     """For each sibling heading, its label when it is a labelled item's heading.
 
     Siblings are labels when two or more of them share one label shape; a heading that is only a sign
-    (or only a counter) is a label on its own.
+    (or only a counter) is a label on its own. Besides codes, a heading may open with a field's label
+    (``Paper: …``) or a task state (``DONE …``): ``states``, when the note declares its own, else an
+    outliner's defaults (``writing.toml``).
     """
-    labels = [read_label(h) for h in headings]
+    labels = [read_label(h) or _head_label(h, states) for h in headings]
     shapes = Counter(lab.shape for lab in labels if lab is not None)
     return [
         lab if lab is not None and (shapes[lab.shape] >= 2 or lab.shape in ("", "#", "#a")) else None for lab in labels
@@ -120,8 +165,14 @@ def title_under(lines: list[str]) -> tuple[str, int] | None:
             continue
         text = _BULLET.sub("", line).strip()
         if text:
-            first = (first_sentence(text), i)
+            first = (first_sentence(_form_value(text)), i)
     return first
+
+
+def _form_value(line: str) -> str:
+    """A line of a fixed-width form less its label (``PAPER    SlackPrefill: …`` → ``SlackPrefill: …``)."""
+    m = _FORM_FIELD.match(line)
+    return m["rest"] if m is not None and lexicon().is_label(m["word"]) else line
 
 
 def sentence_head(text: str) -> str:

@@ -18,7 +18,7 @@ from ..text.naming import github_repo, plain_title
 from ..text.regexgate import guarded
 from . import evidence as _ev
 from . import markers
-from .labels import CLOCK, labelled, read_label, sentence_head, title_under
+from .labels import CLOCK, declared_states, labelled, read_label, sentence_head, title_under
 from .numbers import identifiers
 
 URL_RE = re.compile(r"https?://[^\s<>()\[\]（）【】\"'`，。；、|]+")
@@ -981,7 +981,8 @@ def _retitle_labelled(lines: list[str], spans: list[_Span]) -> list[str | None]:
     """
     found: list[str | None] = [None] * len(spans)
     headed = [n for n, s in enumerate(spans) if s.recogniser != "table"]
-    for n, label in zip(headed, labelled([spans[k].title for k in headed]), strict=True):
+    states = declared_states("\n".join(lines))
+    for n, label in zip(headed, labelled([spans[k].title for k in headed], states), strict=True):
         if label is None:
             continue
         span = spans[n]

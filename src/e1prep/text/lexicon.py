@@ -22,6 +22,8 @@ class Lexicon:
     title_labels: frozenset[str]
     #: the verdict words an item's label may be (lower-cased)
     verdict_labels: frozenset[str]
+    #: an outliner's task states before a heading's title (``DONE``), as written (upper case)
+    task_states: frozenset[str]
     outlets: frozenset[str]  # lower-cased
     generic: frozenset[str]
     verdicts: dict[str, re.Pattern[str]]
@@ -84,6 +86,7 @@ def lexicon() -> Lexicon:
         labels=frozenset(w.lower() for w in data["labels"]["words"]),
         title_labels=frozenset(w.lower() for w in data["labels"]["title"]),
         verdict_labels=frozenset(w.lower() for w in data["labels"]["verdicts"]),
+        task_states=frozenset(data["labels"]["task_states"]),
         outlets=frozenset(n.lower() for n in data["outlets"]["names"]),
         generic=frozenset(w.lower() for w in data["generic"]["words"]),
         verdicts={k: guarded("|".join(v), re.I) for k, v in data["verdicts"].items()},
