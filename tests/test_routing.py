@@ -188,6 +188,21 @@ def test_eval_counts_an_undecided_route_as_a_miss_with_its_candidates() -> None:
     assert len(misses) == 2
 
 
+def test_eval_reads_a_hands_bare_section_number_as_the_section_the_brief_names() -> None:
+    from e1prep.brief.golden import ExpectedObject
+
+    # a document numbered without § (``### 3.1``): the hand writes 3.1, the brief §3.1
+    expected = [ExpectedObject(key=k, section=s) for k, s in (("a", "3.1"), ("b", "5.1"), ("c", "4.1"))]
+    objects = [
+        {"key": "a", "section": "§3.1"},
+        {"key": "b", "section": "§5.2"},
+        {"key": "c", "section": "待定（无明显匹配章节；候选 §4.1、§3.1）"},
+    ]
+    routing, misses = score_routing(objects, expected, [(0, 0), (1, 1), (2, 2)])
+    assert routing == Routing(correct=1, total=3, undecided=1, candidates=2)
+    assert misses == ["b: §5.1, routed §5.2", "c: §4.1, routed 待定（无明显匹配章节；候选 §4.1、§3.1）"]
+
+
 @pytest.mark.parametrize(("given", "kept"), [("§1.2", "§1.2"), ("§9.9", "§2.1"), ("", "§2.1")])
 def test_a_readers_section_is_kept_when_the_document_has_it_else_the_item_is_routed(
     make_kb: MakeKB, given: str, kept: str

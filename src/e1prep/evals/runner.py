@@ -236,9 +236,10 @@ def score_routing(
     routing = Routing()
     misses = []
     for i, j in pairs:
-        want = expected[j].section
-        if not want:
+        section = expected[j].section
+        if not section:
             continue
+        want = _section_id(section)
         got = objects[i].get("section")
         routed = routed_id(got)
         routing.total += 1
@@ -248,6 +249,13 @@ def score_routing(
         if routed != want:
             misses.append(f"{expected[j].key}: {want}, routed {got or '-'}")
     return routing, misses
+
+
+def _section_id(section: str) -> str:
+    """A golden section as the brief writes it: a document numbered without ``§`` (``## 3.`` / ``### 3.1``)
+    has its sections named ``3.1`` by a hand and ``§3.1`` by the brief; both are the one section."""
+    section = section.strip()
+    return section if section.startswith("§") else "§" + section
 
 
 def _label(e: ExpectedObject) -> str:
