@@ -61,6 +61,11 @@ _COUNTERS = re.compile(r"\d+")
 _LETTERS = re.compile(r"[A-Za-z]+")
 
 
+def _plain(heading: str) -> str:
+    """A heading's words as a label is read from them: without its marks (``#``, bullets, ``>``) and bold."""
+    return heading.strip().lstrip("#*>-+ ").replace("**", "")
+
+
 def read_label(heading: str) -> Label | None:
     """The label a heading is or opens with (``B-01``, ``🟢 C1``, ``✅``, ``A1  ColFuse …``), else None."""
     bare = _SIGNS.sub(" ", heading).strip()
@@ -69,7 +74,7 @@ def read_label(heading: str) -> Label | None:
     m = _LABEL.fullmatch(bare)
     if m is not None:
         return Label(m.group("prefix").lower() + "#" + ("a" if m.group("suffix") else ""), bare)
-    plain = heading.strip().lstrip("#*>-+ ").replace("**", "")
+    plain = _plain(heading)
     said = _VERDICT_HEAD.match(plain)
     if said is not None and said.group("word").lower() in lexicon().verdict_labels:
         return Label(VERDICT, said.group("word"), said.group("rest").strip())
@@ -120,7 +125,7 @@ def declared_states(text: str) -> frozenset[str]:
 def _head_label(heading: str, states: frozenset[str]) -> Label | None:
     """A label that opens a heading and is not a code: a field's label word (``writing.toml [labels]``) or
     a task state (``DONE``); the title follows it on the line."""
-    plain = heading.strip().lstrip("#*>-+ ").replace("**", "")
+    plain = _plain(heading)
     state = _STATE_HEAD.match(plain)
     if state is not None and state["word"] in (states or lexicon().task_states):
         return Label(STATE, state["word"], _OUTLINE_PARTS.sub("", state["rest"]).strip())
