@@ -214,6 +214,15 @@ def vocabulary(text: str) -> Counter[str]:
     return bag
 
 
+def same_meaning(word: str) -> frozenset[str]:
+    """``word`` and the words of ``data/routing.toml`` that mean the same (``inference``: ``推理``)."""
+    meaning = _equivalents()
+    first = meaning.get(word.lower())
+    if first is None:
+        return frozenset({word.lower()})
+    return frozenset({word.lower(), *(w for w, f in meaning.items() if f == first)})
+
+
 def _add(bag: dict[str, float], more: Counter[str], weight: float) -> None:
     for t, c in more.items():
         bag[t] = bag.get(t, 0.0) + weight * c

@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import PurePosixPath
 
 from ..brief.models import (
     DocHits,
@@ -29,6 +30,7 @@ from ..check.grouping import ExclusionGroups
 from ..kb.knowledge import KnowledgeDoc
 from ..kb.loading import KB, Material, card_field_line, card_repo, card_section, card_title
 from ..read import markers
+from ..read.filing import filed_elsewhere
 from ..read.identity import identify, may_be_known_as_a_lead
 from ..read.notes import (
     MD_LINK,
@@ -52,7 +54,7 @@ from ..text.lexicon import lexicon
 from ..text.naming import repository_key
 from ..text.textindex import term_set, terms
 from .producer import Production
-from .routing import route
+from .routing import route, same_meaning
 
 log = logging.getLogger(__name__)
 
@@ -90,13 +92,21 @@ class SectionIndex:
     entities: frozenset[str]
     #: the document an item is routed to a section of (``e1prep.produce.routing``, built on the first increment)
     doc: KnowledgeDoc
+    #: the names of the draft's topic, lower-cased: the manifest's topic, its document's name, their translations
+    topic: frozenset[str] = frozenset()
 
     @classmethod
-    def build(cls, doc: KnowledgeDoc) -> SectionIndex:
+    def build(cls, doc: KnowledgeDoc, topic: str = "") -> SectionIndex:
         entities = frozenset(
             m.group(0).lower() for m in _ENTITY.finditer(doc.text) if not lexicon().is_generic(m.group(0))
         )
-        return cls(frozenset(terms(doc.text)), entities, doc)
+        named = {n.lower() for n in (topic, PurePosixPath(doc.path).stem) if n}
+        return cls(frozenset(terms(doc.text)), entities, doc, frozenset(w for n in named for w in same_meaning(n)))
+
+    def filed_elsewhere(self, text: str) -> str | None:
+        """The words by which a note files an item under another topic, or not under this one
+        (``e1prep.read.filing``)."""
+        return filed_elsewhere(text, self.topic) if self.topic else None
 
     def names_entity(self, text: str) -> str | None:
         """A product-like name of ``text`` that the document also uses (the item is about its subject matter)."""
@@ -155,7 +165,7 @@ class RulesProducer:
         self.lang: Lang = self.say.lang
 
     def produce(self, kb: KB, doc: KnowledgeDoc) -> Production:
-        index = SectionIndex.build(doc)
+        index = SectionIndex.build(doc, kb.item.topic)
         out = Production()
         excluded = ExclusionGroups(self.say)  # a dump's excluded items are grouped as they come, not held as objects
         batch_date = kb.date  # read from the manifest once, not once per item
@@ -232,7 +242,7 @@ class RulesProducer:
             excluded_reason = say("rules.stale", date=item.date)
         elif known:
             pass
-        elif item.group and (remark := off_topic(item.group)):
+        elif item.group and (remark := off_topic(item.group) or index.filed_elsewhere(item.group)):
             # filed by the note under another topic: the whole group is another document's, whatever its level
             excluded_reason = say("rules.other_topic", group=item.group[:60], remark=remark)
             out.off_topic.add((material.path, item.line_start))
@@ -246,7 +256,7 @@ class RulesProducer:
             excluded_reason = say("rules.said_lead", words=words)
         elif not _has_substance(item):
             excluded_reason = say("rules.no_substance")
-        elif remark := off_topic(item.text):
+        elif remark := off_topic(item.text) or index.filed_elsewhere(item.text):
             excluded_reason = say("rules.said_off_topic", remark=remark)
             out.off_topic.add((material.path, item.line_start))
         elif index.overlap(item.text) < MIN_TOPIC_OVERLAP and not index.names_entity(item.text):

@@ -19,6 +19,7 @@ from ..text.regexgate import guarded
 from . import evidence as _ev
 from . import markers
 from .labels import CLOCK, declared_states, labelled, read_label, sentence_head, title_under
+from .mail import message
 from .numbers import identifiers
 
 URL_RE = re.compile(r"https?://[^\s<>()\[\]（）【】\"'`，。；、|]+")
@@ -880,7 +881,16 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     """Items of a note: headings, numbered lists, table rows or bullets with a URL, whichever fits."""
     lines = _plain_markup(body.split("\n"))
     best = _spans_of(lines)
-    if (unquoted := _unquoted(lines, best)) is not None:
+    mail = message(lines)
+    own = [ln for ln in mail[1] if not _QUOTE_MARKS.match(ln)] if mail else []
+    if mail is not None and _UrlLines(lines).count(best) < 2 and _UrlLines(own).total():
+        # a pasted e-mail that is no digest (fewer than two of its items hold a URL) and points at what it
+        # is about in its own words (not only in the thread it quotes): one message, about what its subject
+        # says, read as its writer wrote it (``read.mail``)
+        subject, lines = mail
+        filled = [i for i, line in enumerate(lines) if line.strip()]
+        best = [_Span(subject, filled[0], filled[-1] + 1, "message")] if filled else []
+    elif (unquoted := _unquoted(lines, best)) is not None:
         lines, best = unquoted
     best = best or _prose_spans(lines, _UrlLines(lines))  # prose only where nothing else fits
     if not best and body.strip():

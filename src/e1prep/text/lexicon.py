@@ -50,6 +50,11 @@ class Lexicon:
     #: the neighbours that make a number an identifier (``version 0.4``, ``4-bit``, ``7B model``), and the
     #: names of a repository card's own counts (``stars``, ``forks``): each a list of regex fragments
     numbers: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: how a note files an item under a topic: verbs, their negations, verbs after the name, the marks of
+    #: a topic's name, and the words for "this topic" (``e1prep.read.filing``)
+    filing: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: a pasted e-mail's header fields, its subject's field names, and a reply's subject prefixes
+    mail: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def column_meaning(self, header: str) -> str | None:
         """What a table header cell names (``Status`` → ``check``), or None."""
@@ -103,4 +108,6 @@ def lexicon() -> Lexicon:
         whole_item=tuple(data["scope"]["whole_item"]),
         not_whole=tuple(data["scope"].get("not_whole", ())),
         numbers={k: tuple(v) for k, v in data.get("numbers", {}).items()},
+        filing={k: tuple(v) for k, v in data["filing"].items()},
+        mail={k: tuple(v) for k, v in data["mail"].items()},
     )

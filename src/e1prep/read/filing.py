@@ -1,0 +1,68 @@
+"""Where a note files an item, in its own words: the topic a filing statement names.
+
+People say where an item belongs as they screen it: ``这条我归 agent.md``, ``转给 rag 那边``,
+``belongs to the rag doc``, ``不放 serving``, ``evals 不收``. A filing statement is a filing verb, perhaps
+negated, and a topic's name after it, or a topic's name and a negated verb after it. An item is filed away
+from the draft's topic when the note files it under another topic, named as one (a document ``agent.md``,
+``agent 主题``, ``the rag doc``: a bare name may be a product's), or says that it does not go under this
+one. Filing it under this topic, or saying it does not go under another, sends nothing away.
+
+The words are data (``data/writing.toml`` ``[filing]``); the draft's topic is known by its names, given
+by the caller (the manifest's topic, its document's name, their translations).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from ..text.lexicon import lexicon
+
+#: a topic's name as people write it: a Latin word (``agent``, ``long-context``)
+_LATIN_NAME = r"[A-Za-z][A-Za-z0-9_-]{1,30}"
+
+
+def _alternatives(words: tuple[str, ...] | frozenset[str]) -> str:
+    """A regex alternation of ``words``, longest first, a space matching any run of spaces."""
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True))
+
+
+@cache
+def _statements(this: frozenset[str]) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The two shapes of a filing statement, for a draft whose topic is named by ``this``: a verb before
+    the name, and a negated verb after it."""
+    words = lexicon().filing
+    names = _alternatives(this | frozenset(words["this_topic"]))
+    marks = "|".join(
+        re.escape(m) if not m.isascii() or m.startswith(".") else rf"\s+{re.escape(m)}\b" for m in words["marks_after"]
+    )
+    cjk_marks = "|".join(re.escape(m) for m in words["marks_after"] if not m.isascii())
+    before = re.compile(
+        rf"(?<![A-Za-z])(?P<neg>(?:{_alternatives(tuple(words['negations']))})\s*)?"
+        rf"(?P<verb>{_alternatives(tuple(words['verbs']))})\s*(?:the\s+)?"
+        rf"(?P<name>{names}|{_LATIN_NAME})(?![A-Za-z0-9_-])(?P<mark>(?:{marks}|\s*(?:{cjk_marks}))?)",
+        re.I,
+    )
+    after = re.compile(
+        rf"(?<![A-Za-z0-9_-])(?P<name>{names}|{_LATIN_NAME})(?:\.md)?\s*(?P<verb>{_alternatives(tuple(words['after']))})",
+        re.I,
+    )
+    return before, after
+
+
+def filed_elsewhere(text: str, this: frozenset[str]) -> str | None:
+    """The words by which a note files the item away from the topic named by ``this`` (lower-cased
+    names: the topic, its document's name), if it does: under another topic named as one, or not under
+    this one."""
+    before, after = _statements(this)
+    ours = this | {w.lower() for w in lexicon().filing["this_topic"]}
+    for m in before.finditer(text):
+        name = m.group("name").lower()
+        if m.group("neg") and name in ours:
+            return m.group(0).strip()
+        if not m.group("neg") and name not in ours and m.group("mark"):
+            return m.group(0).strip()
+    for m in after.finditer(text):
+        if m.group("name").lower() in ours:
+            return m.group(0).strip()
+    return None
