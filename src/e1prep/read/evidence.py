@@ -31,7 +31,7 @@ from ..brief.phrases import Phrase
 from ..text import visible
 from ..text.lexicon import lexicon
 from ..text.regexgate import guarded
-from .markers import LOWERING_KINDS, RANK, Hit, denied, find, in_quotes, negated, strictest, strip_urls
+from .markers import LOWERING_KINDS, RANK, Hit, denied, find, in_quotes, negated, reported, strictest, strip_urls
 from .scope import claim_only, same_sentence
 
 
@@ -154,6 +154,9 @@ def _read_stripped(text: str, body: str, legend: dict[str, Statement] | None) ->
 
 def _read_hits(text: str, body: str, hits: list[Hit], symbol_statements: list[Statement]) -> Statement:
     """The reading of a remark from its markers and legend symbols."""
+    # what the source argues, reported with its own modality (``argues every benchmark should …``), is a
+    # claim of the page: no statement about the reading
+    hits = [h for h in hits if h.marker.kind != "hedge" or not reported(body, h)]
     hedges = [h for h in hits if h.marker.kind in ("hedge", "relay")]
     positives, refused = _own_reads(body, hits)
     claims: list[Hit] = []

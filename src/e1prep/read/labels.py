@@ -150,6 +150,29 @@ def labelled(headings: list[str], states: frozenset[str] = frozenset()) -> list[
     ]
 
 
+#: a heading that a title field under it may show to be a label: a few words at most (``SNIPPET``, ``NEW``),
+#: and the shape of such a label
+LABEL_MAX = 24
+TITLED = "titled"
+
+
+def labelled_by_field(headings: list[str], bodies: list[list[str]]) -> list[Label | None]:
+    """For each sibling heading, its label when a title field opens its body: two or more short siblings
+    (``### SNIPPET``, ``### NEW``) whose first line is a title field (``title: …``) name their items
+    there, whatever words the headings are."""
+    found = [
+        Label(TITLED, _plain(h)) if len(_plain(h)) <= LABEL_MAX and _opens_with_title_field(b) else None
+        for h, b in zip(headings, bodies, strict=True)
+    ]
+    return found if sum(lab is not None for lab in found) >= 2 else [None] * len(found)
+
+
+def _opens_with_title_field(lines: list[str]) -> bool:
+    first = next((line for line in lines if line.strip()), "")
+    m = _FIELD.match(first)
+    return bool(m and m.group("label").lower() in lexicon().title_labels and m.group("value").strip())
+
+
 def title_under(lines: list[str]) -> tuple[str, int] | None:
     """The title of a labelled item from the lines under its heading, with the line's index.
 

@@ -297,6 +297,7 @@ class Governing:
 
     condition: re.Pattern[str]
     indirect: re.Pattern[str]
+    reported: re.Pattern[str]
     before: re.Pattern[str]
     right_before: re.Pattern[str]
     after: re.Pattern[str]
@@ -316,6 +317,7 @@ def governing() -> Governing:
     return Governing(
         condition=alt("condition"),
         indirect=alt("indirect", r"(?:{})\s*$"),
+        reported=alt("reported"),
         before=alt("before"),
         right_before=alt("right_before", r"(?:{})\s*$"),
         after=alt("after"),
@@ -332,6 +334,13 @@ _SENTENCE_END = re.compile(r"[。;；!！?？\n|]|\.(?:\s|$)")
 _CLAUSE_END = re.compile(r"[，,。;；!！?？\n|]|\.(?:\s|$)")
 #: where an indirect question (``to know if …``) ends: a clause's end or a dash
 _QUESTION_END = re.compile(r"[，,。;；!！?？\n|—–]|\.(?:\s|$)")
+
+
+def reported(text: str, hit: Hit) -> bool:
+    """Whether a hedge at ``hit`` stands in a clause that reports what the source argues (``argues every
+    benchmark should ship a canary``): the source's own modality, not the writer's doubt."""
+    start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, hit.start)), default=0)
+    return governing().reported.search(text, start, hit.start) is not None
 
 
 def _governed(low: str, hit: Hit) -> Hit:

@@ -18,7 +18,15 @@ from ..text.naming import github_repo, plain_title
 from ..text.regexgate import guarded
 from . import evidence as _ev
 from . import markers
-from .labels import CLOCK, declared_states, labelled, read_label, sentence_head, title_under
+from .labels import (
+    CLOCK,
+    declared_states,
+    labelled,
+    labelled_by_field,
+    read_label,
+    sentence_head,
+    title_under,
+)
 from .mail import message
 from .numbers import identifiers
 
@@ -224,7 +232,8 @@ def said_new(text: str) -> str | None:
     return lexicon().verdict("new", text) if said_known(text) is None else None
 
 
-_DATE_LABELS = ("发布日期", "发布", "日期", "原文日期", "刊期", "published", "date", "issue date")
+#: the labels of an item's own date (``writing.toml [dates]``), longest first
+_DATE_LABELS = tuple(sorted(lexicon().date_labels, key=len, reverse=True))
 _DATE_LINE = re.compile(
     rf"(?:{'|'.join(_DATE_LABELS)})\s*[:：]?\s*"
     r"((?:19|20)\d{2})[-/.年]\s?(\d{1,2})(?:[-/.月]\s?(\d{1,2}))?",
@@ -877,6 +886,24 @@ def _title_style(lines: list[str], i: int) -> tuple[str, bool] | None:
     return m.group(1), over
 
 
+#: a Markdown footnote's definition (``[^1]: tried twice, both 403``), and a rule or blank line before one
+_FOOTNOTE = re.compile(r"^\s{0,3}\[\^[^\]\s]{1,20}\]:")
+_RULE_OR_BLANK = re.compile(r"^\s*(?:(?:[-*_]\s*){3,})?$")
+
+
+def _without_footnotes(lines: list[str], spans: list[_Span]) -> list[_Span]:
+    """The items without the footnote definitions that trail the last of them (``[^1]: …`` at the note's
+    end): they are the note's notes on the items that cite them, not the last item's text."""
+    if not spans or not any(_FOOTNOTE.match(lines[i]) for i in range(spans[-1].start + 1, spans[-1].end)):
+        return spans
+    last = spans[-1]
+    end = next(i for i in range(last.start + 1, last.end) if _FOOTNOTE.match(lines[i]))
+    while end > last.start + 1 and _RULE_OR_BLANK.match(lines[end - 1]):
+        end -= 1
+    last.end = end
+    return spans
+
+
 def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     """Items of a note: headings, numbered lists, table rows or bullets with a URL, whichever fits."""
     lines = _plain_markup(body.split("\n"))
@@ -893,6 +920,7 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     elif (unquoted := _unquoted(lines, best)) is not None:
         lines, best = unquoted
     best = best or _prose_spans(lines, _UrlLines(lines))  # prose only where nothing else fits
+    best = _without_footnotes(lines, best)
     if not best and body.strip():
         title = next((ln for ln in lines if ln.strip()), "")
         best = [_Span(title.lstrip("# "), 0, len(lines), "whole-note")]
@@ -992,7 +1020,10 @@ def _retitle_labelled(lines: list[str], spans: list[_Span]) -> list[str | None]:
     found: list[str | None] = [None] * len(spans)
     headed = [n for n, s in enumerate(spans) if s.recogniser != "table"]
     states = declared_states("\n".join(lines))
-    for n, label in zip(headed, labelled([spans[k].title for k in headed], states), strict=True):
+    titles = [spans[k].title for k in headed]
+    fielded = labelled_by_field(titles, [lines[spans[k].start + 1 : spans[k].end] for k in headed])
+    for n, label, by_field in zip(headed, labelled(titles, states), fielded, strict=True):
+        label = label or by_field
         if label is None:
             continue
         span = spans[n]

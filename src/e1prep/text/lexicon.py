@@ -55,6 +55,8 @@ class Lexicon:
     filing: dict[str, tuple[str, ...]] = field(default_factory=dict)
     #: a pasted e-mail's header fields, its subject's field names, and a reply's subject prefixes
     mail: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: the labels by which a note gives an item's own date
+    date_labels: tuple[str, ...] = ()
 
     def column_meaning(self, header: str) -> str | None:
         """What a table header cell names (``Status`` → ``check``), or None."""
@@ -110,4 +112,5 @@ def lexicon() -> Lexicon:
         numbers={k: tuple(v) for k, v in data.get("numbers", {}).items()},
         filing={k: tuple(v) for k, v in data["filing"].items()},
         mail={k: tuple(v) for k, v in data["mail"].items()},
+        date_labels=tuple(data["dates"]["labels"]),
     )
