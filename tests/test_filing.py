@@ -27,6 +27,7 @@ INFERENCE = same_meaning("inference")
         ("向量检索服务的部署踩坑，不归推理", INFERENCE, "不归推理"),
         ("agent memory; 不归我们", frozenset({"rag"}), "不归我们"),
         ("Filed under the agent topic, see there.", SERVING, "Filed under the agent topic"),
+        ("⇢ 不是 inference 的", INFERENCE, "不是 inference 的"),  # a legend's words for its mark
     ],
 )
 def test_an_item_filed_away_from_the_topic_is_said(text: str, this: frozenset[str], words: str) -> None:
@@ -44,6 +45,8 @@ def test_an_item_filed_away_from_the_topic_is_said(text: str, this: frozenset[st
         ("forwarded to Ravi for a second read", SERVING),  # a person, not a topic named as one
         ("不放 KV 的 TTL 到配置里", SERVING),  # a negated verb before an unmarked name
         ("does not belong to the agent doc: it is a serving router", SERVING),
+        ("这不是 vLLM 的问题，是驱动", SERVING),  # a product's, not a topic's
+        ("这是 agent 框架的事", SERVING),  # belonging without a possessive after the name
     ],
 )
 def test_an_item_filed_here_or_nowhere_is_kept(text: str, this: frozenset[str]) -> None:

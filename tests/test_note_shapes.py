@@ -70,3 +70,78 @@ def test_a_posted_date_is_the_items_own_date() -> None:
     assert item_date("posted: 2024-05-20\nread: yes") == "2024-05-20"
     assert item_date("Posted on 2026-12-01") == "2026-12-01"
     assert item_date("reposted the link at 18:30") is None
+
+
+BOARD = """ren · board
+
+图例  ● 原文读完   ◐ 读了一部分   ✕ 进不去（403 / 要登录）   ⇢ 不是 inference 的
+
+【跟进中】
+✕  Halyard 中文解读（知乎专栏）
+   知乎要登录，只看到搜索结果那两行
+   https://zhuanlan.zhihu.invalid/p/774130662
+◐  Sundial（zhou 转的）
+   README 扫了一眼
+
+【转走】
+⇢  Mnemos v2 —— agent 长期记忆框架，归 agent
+   https://github.com/mnemos-ai/mnemos
+"""
+
+
+def test_lines_opened_by_the_notes_legend_marks_are_items_and_lanes_are_not() -> None:
+    items = split_note("inbox/ren/board.md", BOARD)
+    assert [i.title for i in items] == [
+        "Halyard 中文解读（知乎专栏）",
+        "Sundial（zhou 转的）",
+        "Mnemos v2 —— agent 长期记忆框架，归 agent",
+    ]
+    assert "【转走】" not in items[1].text
+
+
+def test_signs_the_note_never_defines_open_no_items() -> None:
+    note = "× 第一条，从头看到尾，https://a.invalid/1\n  细节\n× 第二条 https://b.invalid/2\n"
+    assert all(i.recogniser != "sign-line" for i in split_note("inbox/lin/n.md", note))
+
+
+VERDICT_TABLE = """| 结论 | 啥 | 读到哪 | 链接 |
+|---|---|---|---|
+| 🆕 新，重要 | Pellucid 开源 Halyard | 全文读完 | https://pellucid.invalid/blog/halyard |
+| 旧的，无新 | Stratum v0.9 design doc | 重新从头读了一遍 | https://stratum.invalid/docs |
+"""
+
+
+def test_a_verdict_column_is_no_title_column() -> None:
+    items = split_note("inbox/mei/t.md", VERDICT_TABLE)
+    assert [i.title for i in items] == ["Pellucid 开源 Halyard", "Stratum v0.9 design doc"]
+    assert items[1].evidence is EvidenceLevel.verified  # read again from the start: the whole
+
+
+CLOCK_LOG = """kai 上午流水
+
+09:40  arXiv 2612.20417 "Speculation at the Seam" —— abstract only
+       讲草稿模型放哪个池
+       https://arxiv.org/abs/2612.20417
+10:05  重读 DriftGuard，只改 typo，nothing new
+10:30  quillserve 官网 benchmark 页 403
+       https://quillserve.invalid/benchmarks
+"""
+
+
+def test_clock_stamps_with_lines_of_their_own_under_them_are_entries() -> None:
+    items = split_note("inbox/kai/log.md", CLOCK_LOG)
+    assert [i.label for i in items] == ["09:40", "10:05", "10:30"]
+    # a chat whose every line is stamped stays one conversation
+    chat = "09:40 ana: look at https://a.invalid\n09:41 bo: ok\n09:42 ana: read it all\n"
+    assert not any(i.label == "09:40" for i in split_note("inbox/ana/chat.md", chat))
+
+
+def test_a_page_that_says_something_is_no_relayed_check() -> None:
+    assert read_remark("README 全部读完。design.md 说实现的是那篇论文").level is EvidenceLevel.verified
+    assert read_remark("tom 说他读完了").level is EvidenceLevel.unverified
+
+
+def test_a_quoted_part_of_the_page_is_no_title() -> None:
+    chat = 'Kestrel 的 P/D 配方那篇出来了 叫 Orrery https://k.invalid/orrery\n我读到 "Recipe" 那节为止\n'
+    items = split_note("inbox/ollie/chat.md", chat)
+    assert items and items[0].title != "Recipe"

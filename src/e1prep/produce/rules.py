@@ -103,10 +103,10 @@ class SectionIndex:
         named = {n.lower() for n in (topic, PurePosixPath(doc.path).stem) if n}
         return cls(frozenset(terms(doc.text)), entities, doc, frozenset(w for n in named for w in same_meaning(n)))
 
-    def filed_elsewhere(self, text: str) -> str | None:
+    def filed_elsewhere(self, text: str, legend: dict[str, str] | None = None) -> str | None:
         """The words by which a note files an item under another topic, or not under this one
-        (``e1prep.read.filing``)."""
-        return filed_elsewhere(text, self.topic) if self.topic else None
+        (``e1prep.read.filing``), its legend's marks read as their words (``⇢`` → ``不是 inference 的``)."""
+        return filed_elsewhere(markers.expand_symbols(text, legend), self.topic) if self.topic else None
 
     def names_entity(self, text: str) -> str | None:
         """A product-like name of ``text`` that the document also uses (the item is about its subject matter)."""
@@ -256,7 +256,7 @@ class RulesProducer:
             excluded_reason = say("rules.said_lead", words=words)
         elif not _has_substance(item):
             excluded_reason = say("rules.no_substance")
-        elif remark := off_topic(item.text) or index.filed_elsewhere(item.text):
+        elif remark := off_topic(item.text) or index.filed_elsewhere(item.text, item.legend):
             excluded_reason = say("rules.said_off_topic", remark=remark)
             out.off_topic.add((material.path, item.line_start))
         elif index.overlap(item.text) < MIN_TOPIC_OVERLAP and not index.names_entity(item.text):

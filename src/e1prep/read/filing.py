@@ -2,7 +2,8 @@
 
 People say where an item belongs as they screen it: ``这条我归 agent.md``, ``转给 rag 那边``,
 ``belongs to the rag doc``, ``不放 serving``, ``evals 不收``. A filing statement is a filing verb, perhaps
-negated, and a topic's name after it, or a topic's name and a negated verb after it. An item is filed away
+negated, and a topic's name after it, or a topic's name and a negated verb after it, or a negated verb of
+belonging and this topic's name as the owner (``不是 inference 的``). An item is filed away
 from the draft's topic when the note files it under another topic, named as one (a document ``agent.md``,
 ``agent 主题``, ``the rag doc``: a bare name may be a product's), or says that it does not go under this
 one. Filing it under this topic, or saying it does not go under another, sends nothing away.
@@ -44,7 +45,9 @@ def _statements(this: frozenset[str]) -> tuple[re.Pattern[str], re.Pattern[str]]
         re.I,
     )
     after = re.compile(
-        rf"(?<![A-Za-z0-9_-])(?P<name>{names}|{_LATIN_NAME})(?:\.md)?\s*(?P<verb>{_alternatives(tuple(words['after']))})",
+        rf"(?<![A-Za-z0-9_-])(?P<name>{names}|{_LATIN_NAME})(?:\.md)?\s*(?P<verb>{_alternatives(tuple(words['after']))})"
+        rf"|(?P<neg>{_alternatives(tuple(words['negations']))})\s*(?:{_alternatives(tuple(words['belonging']))})\s*"
+        rf"(?P<owner>{names}|{_LATIN_NAME})\s*的",
         re.I,
     )
     return before, after
@@ -63,6 +66,6 @@ def filed_elsewhere(text: str, this: frozenset[str]) -> str | None:
         if not m.group("neg") and name not in ours and m.group("mark"):
             return m.group(0).strip()
     for m in after.finditer(text):
-        if m.group("name").lower() in ours:
+        if (m.group("name") or m.group("owner")).lower() in ours:
             return m.group(0).strip()
     return None

@@ -394,7 +394,7 @@ def _table_spans(lines: list[str]) -> tuple[list[_Span], list[list[str]]]:
             header = cells
             meanings = _column_meanings(header, known)
             continue
-        title_col = meanings.index("title") if "title" in meanings else _title_column(header or [], cells)
+        title_col = meanings.index("title") if "title" in meanings else _title_column(meanings, cells)
         check_col = meanings.index("check") if "check" in meanings else None
         title = cells[title_col] if title_col < len(cells) else cells[0]
         check = cells[check_col] if check_col is not None and check_col < len(cells) else None
@@ -438,11 +438,12 @@ def _without_field_tables(spans: list[_Span], rows: list[list[str]]) -> tuple[li
     return [s for s, k in zip(spans, keep, strict=True) if k], [r for r, k in zip(rows, keep, strict=True) if k]
 
 
-def _title_column(header: list[str], cells: list[str]) -> int:
-    for n, cell in enumerate(cells):
-        if cell and not _number_cell(cell) and not URL_RE.fullmatch(cell) and len(cell) > 3:
-            return n
-    return 0
+def _title_column(meanings: list[str | None], cells: list[str]) -> int:
+    """Where no header cell names the title: the first cell of words whose header names nothing else
+    (not a verdict, a check, a note: ``| 结论 | 啥 | 读到哪 |`` is titled by ``啥``), else the first of words."""
+    words = [n for n, c in enumerate(cells) if c and not _number_cell(c) and not URL_RE.fullmatch(c) and len(c) > 3]
+    unnamed = [n for n in words if n >= len(meanings) or meanings[n] is None]
+    return (unnamed or words or [0])[0]
 
 
 def _item_level(lines: list[str], heads: list[tuple[int, int, str]], level: int) -> int:
@@ -675,10 +676,18 @@ def _opens_paragraph_with_bracket(lines: list[str], i: int) -> bool:
     return lines[i][:1] in "[【" and _opens_paragraph(lines, i)
 
 
+#: a line opened by a clock stamp, and a line indented under another (a continuation)
+_CLOCK_LINE = re.compile(r"^\d{1,2}[:：][0-5]\d\s")
+_INDENTED = re.compile(r"^[ \t]{2,}\S")
+
+
 def _label_line_spans(lines: list[str]) -> list[_Span]:
     """Items opened by a label at the start of a line (``A1  ColFuse …`` then indented fields), when two
     or more lines open with one label shape; each runs to the next such line or heading."""
     starts = []
+    # a clock that opens a line with indented lines of its own under it opens an entry, however close the
+    # entries stand (``09:40  arXiv …`` then its notes, indented): the stamps are the log's items
+    continued = any(_CLOCK_LINE.match(line) and _INDENTED.match(lines[i + 1]) for i, line in enumerate(lines[:-1]))
     for i, line in enumerate(lines):
         # a label opens the line itself, unindented; or a bracketed code opens a paragraph (``[00:09] 第一件…``):
         # a bracket on each line of a run of lines is a log's stamp (a chat's ``[14:58] oskar: …``), one
@@ -687,7 +696,7 @@ def _label_line_spans(lines: list[str]) -> list[_Span]:
             continue
         label = read_label(line)
         if label is not None and label.rest:
-            if label.shape == CLOCK and not _opens_paragraph(lines, i):
+            if label.shape == CLOCK and not (_opens_paragraph(lines, i) or continued):
                 continue  # a clock on each line of a run of lines stamps a log's lines, not items
             starts.append((i, label))
     shapes = Counter(label.shape for _, label in starts)
@@ -701,18 +710,59 @@ def _label_line_spans(lines: list[str]) -> list[_Span]:
     return spans
 
 
+#: a line opened by a sign of its own (a legend's mark, a status emoji: ``✕  Halyard 中文解读``), not a
+#: list's bullet, a quote, a table or a heading, and the text after it
+_SIGN_LINE = re.compile(r"^(?P<sign>[^\w\s【\[(（《「\"'*#`@\-+>|<~=_.,:;，。：；!?！？•]{1,2})[ \t]+(?P<rest>\S.*)")
+
+
+#: a line's bold lead (its title, when the rest are fields)
+_BOLD_LEAD = re.compile(r"\*\*([^*\n]{1,200})\*\*")
+#: a board's lane: a line that is only a bracketed name (``【跟进中】``, ``[done]``)
+_LANE = re.compile(r"^\s*[【\[][^\]】\n]{1,20}[】\]]\s*$")
+
+
+def _sign_line_spans(lines: list[str]) -> list[_Span]:
+    """Items opened by a mark of the note's own legend at the start of a line (a status board:
+    ``✕  Halyard …``, ``◐  Sundial``), when two or more lines open so; each runs to the next such line,
+    heading or lane (a line that is only a bracketed name, ``【跟进中】``)."""
+    starts = [(i, m) for i, line in enumerate(lines) if (m := _SIGN_LINE.match(line))]
+    if len(starts) < 2:
+        return []
+    # the marks are the note's own: its legend names them (a sign alone may be anyone's bullet)
+    marks = _ev.parse_legend(lines, unlabelled=set(range(len(lines))))
+    starts = [(i, m) for i, m in starts if m["sign"] in marks]
+    if len(starts) < 2:
+        return []
+    spans = []
+    for n, (i, m) in enumerate(starts):
+        limit = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
+        end = next((j for j in range(i + 1, limit) if _heading(lines[j]) or _LANE.match(lines[j])), limit)
+        while end > i + 1 and not lines[end - 1].strip():
+            end -= 1
+        bold = _BOLD_LEAD.match(m["rest"])  # ``✅ **Finch 1.0** — release notes — URL``: the bold is the title
+        spans.append(_Span(bold.group(1) if bold else sentence_head(m["rest"]), i, end, "sign-line"))
+    return spans
+
+
 #: a line of structure: a heading, a list item, a table row, a quote (prose has none)
 _STRUCTURED_LINE = re.compile(r"^\s*(?:#|[-*+•]\s|\d{1,3}[.)、]\s|\||>)")
 #: a title quoted in prose: ``the post "Context Parallel Prefill in vLLM"``, ``《…》``, ``「…」``
 _QUOTED_TITLE = re.compile(r"[\"“「《]([^\"”」》\n]{6,160})[\"”」》]")
+#: what follows a quoted name of a part of the page, not its title (``读到 "Recipe" 那节为止``)
+_PART_AFTER = re.compile(r"\s*(?:那|这)?\s*(?:节|章|部分|段)|\s+(?:section|chapter|part)\b", re.I)
 #: a short run-in label opening a paragraph (``Worth your time.``, ``Skip.``, ``结论：``)
 _RUN_IN_LABEL = re.compile(r"^[^.。:：!！?？\n]{1,24}[.。:：!！]\s+")
 
 
+def _quotes_a_title(text: str, quoted: re.Match[str]) -> bool:
+    """Whether a quote in prose is a title: not the name of a part of the page (``"Recipe" 那节``)."""
+    return not _PART_AFTER.match(text, quoted.end())
+
+
 def _prose_spans(lines: list[str], urls: _UrlLines) -> list[_Span]:
     """Prose items, where no other layout fits: in a note of paragraphs only (no heading, list, table or
-    quote), each paragraph that holds a URL is an item, titled by the title it quotes or else by its
-    first sentence (after a short run-in label such as ``Worth your time.``)."""
+    quote), each paragraph that holds a URL is an item, titled by the title its first two lines quote or
+    else by its first sentence (after a short run-in label such as ``Worth your time.``)."""
     if any(_STRUCTURED_LINE.match(line) for line in lines):
         return []
     spans = []
@@ -723,7 +773,9 @@ def _prose_spans(lines: list[str], urls: _UrlLines) -> list[_Span]:
         elif not line.strip() and start is not None:
             if urls.any(start, i):
                 text = " ".join(lines[start:i])
-                quoted = _QUOTED_TITLE.search(text)
+                # a title is quoted where the paragraph brings the item in: its first two lines
+                opening = " ".join(lines[start : min(i, start + 2)])
+                quoted = next((q for q in _QUOTED_TITLE.finditer(opening) if _quotes_a_title(opening, q)), None)
                 title = quoted.group(1) if quoted else _RUN_IN_LABEL.sub("", text, count=1)[:80]
                 spans.append(_Span(title, start, i, "prose"))
             start = None
@@ -742,6 +794,7 @@ def _spans_of(lines: list[str]) -> list[_Span]:
         lambda: _label_line_spans(lines),
         lambda: tables,
         lambda: _list_spans(lines, _TOP_BULLET, "bullet", with_url=urls),
+        lambda: _sign_line_spans(lines),
         lambda: _link_paragraph_spans(lines),
         lambda: _titled_url_spans(lines, urls),
         lambda: _segmented_spans(lines),

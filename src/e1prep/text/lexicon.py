@@ -63,7 +63,7 @@ class Lexicon:
         cell = header.strip().strip("*`").lower()
         if not cell:
             return None
-        for meaning in ("number", "url", "check", "title", "points"):
+        for meaning in ("number", "url", "check", "title", "points", "verdict"):
             words = self.columns.get(meaning, ())
             if cell in words or any(len(w) > 1 and w in cell for w in words):
                 return meaning
