@@ -28,6 +28,7 @@ INFERENCE = same_meaning("inference")
         ("agent memory; 不归我们", frozenset({"rag"}), "不归我们"),
         ("Filed under the agent topic, see there.", SERVING, "Filed under the agent topic"),
         ("⇢ 不是 inference 的", INFERENCE, "不是 inference 的"),  # a legend's words for its mark
+        ("要不要进文档：不进 multimodal，转给 rag", frozenset({"multimodal"}), "不进 multimodal"),
     ],
 )
 def test_an_item_filed_away_from_the_topic_is_said(text: str, this: frozenset[str], words: str) -> None:
@@ -47,6 +48,7 @@ def test_an_item_filed_away_from_the_topic_is_said(text: str, this: frozenset[st
         ("does not belong to the agent doc: it is a serving router", SERVING),
         ("这不是 vLLM 的问题，是驱动", SERVING),  # a product's, not a topic's
         ("这是 agent 框架的事", SERVING),  # belonging without a possessive after the name
+        ("要不要进文档：要，进 vLLM 那节的对比表", SERVING),
     ],
 )
 def test_an_item_filed_here_or_nowhere_is_kept(text: str, this: frozenset[str]) -> None:

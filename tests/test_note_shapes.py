@@ -145,3 +145,50 @@ def test_a_quoted_part_of_the_page_is_no_title() -> None:
     chat = 'Kestrel 的 P/D 配方那篇出来了 叫 Orrery https://k.invalid/orrery\n我读到 "Recipe" 那节为止\n'
     items = split_note("inbox/ollie/chat.md", chat)
     assert items and items[0].title != "Recipe"
+
+
+TEMPLATE = """<!-- template v3 -->
+日期：2027-01-23　填写：ling
+
+━━━━━━━━━━ 1 ━━━━━━━━━━
+标题：图像 Embedding 缓存命中率为什么上不去？（附开源 PixHash）
+链接：
+https://blog.csdn.invalid/145720931
+阅读程度：[x] 全文　[ ] 一部分　[ ] 只看了摘要　[ ] 搜索片段
+要不要进文档：要
+
+━━━━━━━━━━ 2 ━━━━━━━━━━
+标题：DocRAG-Lite 0.6 发布
+链接：
+https://juejin.invalid/7459921034410
+阅读程度：[ ] 全文　[x] 一部分　[ ] 只看了摘要　[ ] 搜索片段
+要不要进文档：不进 multimodal，转给 rag
+"""
+
+
+def test_a_templates_numbered_separators_head_its_items_read_as_written() -> None:
+    items = split_note("inbox/ling/form.md", TEMPLATE)
+    titles = [i.title for i in items]
+    assert titles == ["图像 Embedding 缓存命中率为什么上不去？（附开源 PixHash）", "DocRAG-Lite 0.6 发布"]
+    assert items[0].text.splitlines()[0] == "━━━━━━━━━━ 1 ━━━━━━━━━━"  # the line as written: quotes stay verbatim
+
+
+def test_only_a_forms_checked_option_is_stated() -> None:
+    items = split_note("inbox/ling/form.md", TEMPLATE)
+    # the whole checked, and the question in the title field is the title's, as in a first line: the read
+    # stands beside it (partial, as a full read beside any claim's hedge), it does not fall to unverified
+    assert items[0].evidence is EvidenceLevel.partial
+    assert items[0].reading.read_in_full
+    assert items[1].evidence is EvidenceLevel.partial
+    # a task list's unchecked box is no form: its words are still read
+    assert read_remark("- [ ] 全文没读，只看了摘要").level is EvidenceLevel.summary
+
+
+def test_an_email_with_no_items_and_no_link_is_one_message() -> None:
+    mail = (
+        "From: Mira <mira@x.invalid>\nTo: team\nSubject: [mm-radar] Tessera-VL tech report (2612.18347)\n\n"
+        "Hi all,\n\nI read the whole report, appendix included.\nThe visual token budget is an input.\n\nMira\n"
+    )
+    items = split_note("inbox/mira/mail.md", mail)
+    assert [i.title for i in items] == ["Tessera-VL tech report (2612.18347)"]
+    assert "From:" not in items[0].text

@@ -478,8 +478,19 @@ _CLOSE_QUOTES = '」』”"’'
 
 
 def strip_urls(text: str) -> str:
-    """URLs out (a ``?`` in a query string is not a question)."""
-    return _URL.sub(" ", text)
+    """URLs out (a ``?`` in a query string is not a question), and the options a form's row of checkboxes
+    leaves unchecked (``阅读程度：[x] 全文　[ ] 一部分　[ ] 只看了摘要``: only the checked one is stated)."""
+    text = _URL.sub(" ", text)
+    return _OPTION_ROW.sub(_checked_only, text) if "[ ]" in text else text
+
+
+#: a line of two or more checkboxes (a form's options), and one unchecked option on it
+_OPTION_ROW = re.compile(r"^.*\[[ xX✓✔]\].*\[[ xX✓✔]\].*$", re.M)
+_UNCHECKED = re.compile(r"\[ \][ \t]*[^\[\]\n　|]*")
+
+
+def _checked_only(row: re.Match[str]) -> str:
+    return _UNCHECKED.sub(" ", row.group(0))
 
 
 def in_quotes(text: str, at: int) -> bool:

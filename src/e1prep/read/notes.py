@@ -67,15 +67,26 @@ def _unlabelled(rest: str) -> str:
     return _ARXIV_WORD.sub("", rest)
 
 
+#: a rule with a counter in it (``━━━━ 1 ━━━━``, ``==== 2 ====``): a template's numbered separator, which heads
+#: its block as a second-level heading of that counter would (read as written: its quotes stay verbatim)
+_COUNTED_RULE = re.compile(r"^\s*([━─═=\-~*_—#])\1{1,}\s*(?P<counter>\d{1,3})\s*\1{2,}\s*$")
+_RULE_CHARS = frozenset("━─═=-~*_—# \t")
+
+
 def _heading(line: str) -> tuple[int, str] | None:
-    """A Markdown heading line as (level, title), or None."""
+    """A Markdown heading line as (level, title), or a numbered separator as a heading of its counter, or
+    None."""
     m = _HEADING.match(line)
-    return (len(m.group(1)), m.group(2)) if m else None
+    if m:
+        return len(m.group(1)), m.group(2)
+    if line[:1] in _RULE_CHARS and (counted := _COUNTED_RULE.match(line)) is not None:
+        return 2, counted["counter"]
+    return None
 
 
 def is_heading(text: str) -> bool:
-    """Whether ``text`` is one Markdown heading line (``### 要点``)."""
-    return _HEADING.match(text) is not None
+    """Whether ``text`` is one heading line (``### 要点``, ``━━━━ 1 ━━━━``)."""
+    return _heading(text) is not None
 
 
 #: a numbered item in any style: ``1.`` ``1)`` ``(1)`` ``①`` ``一、`` ``a.``, bare or in bold (``**3. Title**``)
@@ -963,14 +974,15 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     best = _spans_of(lines)
     mail = message(lines)
     own = [ln for ln in mail[1] if not _QUOTE_MARKS.match(ln)] if mail else []
-    if mail is not None and _UrlLines(lines).count(best) < 2 and _UrlLines(own).total():
+    unquoted = _unquoted(lines, best)
+    if mail is not None and _UrlLines(lines).count(best) < 2 and (_UrlLines(own).total() or not (best or unquoted)):
         # a pasted e-mail that is no digest (fewer than two of its items hold a URL) and points at what it
-        # is about in its own words (not only in the thread it quotes): one message, about what its subject
-        # says, read as its writer wrote it (``read.mail``)
+        # is about in its own words (not only in the thread it quotes), or holds no items, quoted or not: one
+        # message, about what its subject says, read as its writer wrote it (``read.mail``)
         subject, lines = mail
         filled = [i for i, line in enumerate(lines) if line.strip()]
         best = [_Span(subject, filled[0], filled[-1] + 1, "message")] if filled else []
-    elif (unquoted := _unquoted(lines, best)) is not None:
+    elif unquoted is not None:
         lines, best = unquoted
     best = best or _prose_spans(lines, _UrlLines(lines))  # prose only where nothing else fits
     best = _without_footnotes(lines, best)
