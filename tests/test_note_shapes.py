@@ -192,3 +192,25 @@ def test_an_email_with_no_items_and_no_link_is_one_message() -> None:
     items = split_note("inbox/mira/mail.md", mail)
     assert [i.title for i in items] == ["Tessera-VL tech report (2612.18347)"]
     assert "From:" not in items[0].text
+
+
+REFERENCED = """| verdict | what | how far I read |
+|---|---|---|
+| 🟢 new | Ferrule-Rerank-3 launch post [1] | whole post, top to bottom |
+| 🟡 repo | loomwright/quire [2] | README only, skimmed |
+
+[1]
+https://ferrule.invalid/blog/rerank-3
+[2]: https://github.com/loomwright/quire
+"""
+
+
+def test_rows_that_cite_references_are_items_with_the_references_urls() -> None:
+    items = split_note("inbox/jay/refs.md", REFERENCED)
+    assert [i.title for i in items] == ["Ferrule-Rerank-3 launch post [1]", "loomwright/quire [2]"]
+    assert [i.url for i in items] == ["https://ferrule.invalid/blog/rerank-3", "https://github.com/loomwright/quire"]
+
+
+def test_a_bracketed_word_in_a_title_is_no_reference_without_a_definition() -> None:
+    note = "1. vLLM [beta] flag https://a.invalid/1\n2. SGLang [wip] https://b.invalid/2\n"
+    assert [i.urls for i in split_note("inbox/a/n.md", note)] == [["https://a.invalid/1"], ["https://b.invalid/2"]]

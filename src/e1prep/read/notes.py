@@ -584,6 +584,10 @@ _BARE_URL_LINE = re.compile(
 _TITLE_MARKS = re.compile(r"^[\s>»▶►■□◆◇•·→※#*+-]+")
 
 
+#: a reference's label alone (``[1]``, ``[^2]:``): the URL under it is cited by the text elsewhere
+_REFERENCE_LABEL = re.compile(r"\[\^?\w{1,4}\]:?")
+
+
 def _titled_url_spans(lines: list[str], urls: _UrlLines) -> list[_Span]:
     """Items written as a title line (any leading mark: ``>>``, ``▶``, ``■``…) with a bare URL line under it
     (``urls``: which lines hold a URL, counted once for every structure)."""
@@ -597,7 +601,7 @@ def _titled_url_spans(lines: list[str], urls: _UrlLines) -> list[_Span]:
             continue  # a title's next non-blank line, one of the two after it, is a bare URL line
         lead = _TITLE_MARKS.match(line)
         title = (line[lead.end() :] if lead else line).strip()
-        if title:
+        if title and not _REFERENCE_LABEL.fullmatch(title):  # ``[1]`` over a URL: a reference, not an item
             starts.append((i, title))
     spans = []
     for n, (i, title) in enumerate(starts):
@@ -995,6 +999,7 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     texts = ["\n".join(lines[span.start : span.end]).strip("\n") for span in best]
     numbers = [_ev.item_number(t) or n for n, t in enumerate(texts, start=1)]
     ctx = _ev.note_context(lines, [i for i in range(len(lines)) if i not in inside], numbers)
+    references = _references(lines)
     legend_at = sorted(ctx.legend_lines)  # a span holds one when an index falls inside it
     items: list[NoteItem] = []
     seen: dict[tuple[str, str | None, str], NoteItem] = {}
@@ -1033,10 +1038,38 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
                 legend_free=_none_within(legend_at, span.start, span.end),
                 label=item_labels[n - 1],
                 group=groups[n - 1],
+                cited=_cited(text, references),
             )
         )
         seen.setdefault(same, items[-1])
     return items
+
+
+#: a reference's definition: its label alone on a line, its URL on the next line, or both on one line
+_REFERENCE_LINE = re.compile(r"^\s*\[(\^?\w{1,4})\]:?\s*(?P<url>\S*)\s*$")
+
+
+def _references(lines: list[str]) -> dict[str, str]:
+    """The note's references: label → URL (``[1]`` over ``https://…``, or ``[1]: https://…``)."""
+    refs: dict[str, str] = {}
+    for i, line in enumerate(lines):
+        if "[" not in line or (m := _REFERENCE_LINE.match(line)) is None:
+            continue
+        url = m["url"] or next((ln.strip() for ln in lines[i + 1 : i + 3] if ln.strip()), "")
+        if _BARE_URL_LINE.match(url):
+            refs.setdefault(m.group(1), url.strip("<> "))
+    return refs
+
+
+def _cited(text: str, references: dict[str, str]) -> tuple[str, ...]:
+    """The URLs of the references ``text`` cites (``… launch post [1]``), unless it holds URLs of its own."""
+    if not references or "[" not in text or URL_RE.search(text):
+        return ()
+    return tuple(dict.fromkeys(references[m] for m in _CITATION.findall(text) if m in references))
+
+
+#: a citation of a reference in running text (``[1]``, ``[^2]``), not a link's text
+_CITATION = re.compile(r"\[(\^?\w{1,4})\](?!\(|:)")
 
 
 def _reread(
@@ -1138,10 +1171,12 @@ def make_item(
     legend_free: bool = False,
     label: str | None = None,
     group: str = "",
+    cited: tuple[str, ...] = (),
 ) -> NoteItem:
-    """One item and what the rules read from it (``legend_free``: see :func:`read_evidence`)."""
+    """One item and what the rules read from it (``legend_free``: see :func:`read_evidence`; ``cited``: the
+    URLs of the note's references the item cites, ``[1]``)."""
     reading = read_evidence(text, ctx, number, check_cell, legend_free=legend_free)
-    urls = list(dict.fromkeys(u.rstrip(".,;:)") for u in URL_RE.findall(text)))
+    urls = list(dict.fromkeys([*(u.rstrip(".,;:)") for u in URL_RE.findall(text)), *cited]))
     return NoteItem(
         material=material,
         index=index,
