@@ -49,10 +49,10 @@ def message(lines: list[str]) -> tuple[str, list[str]] | None:
     sign = next((i for i in range(len(own) - 1, -1, -1) if _SIGNATURE.match(own[i])), None)
     if sign is not None and len(own) - sign <= _SIGNATURE_LINES:
         own[sign:] = [""] * (len(own) - sign)
-    quoted = [i for i, line in enumerate(own) if _QUOTED.match(line) or _ATTRIBUTION.search(line)]
-    reply = sum(1 for i, line in enumerate(own) if line.strip() and i not in set(quoted))
+    quoted = {i for i, line in enumerate(own) if _QUOTED.match(line) or _ATTRIBUTION.search(line)}
+    reply = sum(1 for i, line in enumerate(own) if line.strip() and i not in quoted)
     if reply >= _REPLY_LINES:
-        for i in quoted:
+        for i in sorted(quoted):
             own[i] = ""
     return subject, own
 
@@ -63,7 +63,7 @@ def _subject(lines: list[str]) -> str | None:
     mail = lexicon().mail
     subjects = set(mail["subject"])
     found: dict[str, str] = {}
-    filled = [line for line in lines if line.strip()]
+    filled = (line for line in lines if line.strip())  # read only as far as the header block goes
     for n, line in enumerate(filled):
         m = _FIELD.match(line)
         if m and _is_header(line):

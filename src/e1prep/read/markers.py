@@ -481,16 +481,19 @@ def strip_urls(text: str) -> str:
     """URLs out (a ``?`` in a query string is not a question), and the options a form's row of checkboxes
     leaves unchecked (``阅读程度：[x] 全文　[ ] 一部分　[ ] 只看了摘要``: only the checked one is stated)."""
     text = _URL.sub(" ", text)
-    return _OPTION_ROW.sub(_checked_only, text) if "[ ]" in text else text
+    if "[ ]" not in text:
+        return text
+    return "\n".join(_checked_only(line) if "[ ]" in line else line for line in text.split("\n"))
 
 
-#: a line of two or more checkboxes (a form's options), and one unchecked option on it
-_OPTION_ROW = re.compile(r"^.*\[[ xX✓✔]\].*\[[ xX✓✔]\].*$", re.M)
+#: a checkbox, and an unchecked option (its box and its words, up to the next box or a wide space)
+_BOX = re.compile(r"\[[ xX✓✔]\]")
 _UNCHECKED = re.compile(r"\[ \][ \t]*[^\[\]\n　|]*")
 
 
-def _checked_only(row: re.Match[str]) -> str:
-    return _UNCHECKED.sub(" ", row.group(0))
+def _checked_only(line: str) -> str:
+    """A line of two or more checkboxes (a form's options) with its unchecked options out."""
+    return _UNCHECKED.sub(" ", line) if len(_BOX.findall(line)) >= 2 else line
 
 
 def in_quotes(text: str, at: int) -> bool:
