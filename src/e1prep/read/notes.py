@@ -18,6 +18,7 @@ from ..text.naming import github_repo, plain_title
 from ..text.regexgate import guarded
 from . import evidence as _ev
 from . import markers
+from .chat import own_words, writer_of
 from .labels import (
     CLOCK,
     declared_states,
@@ -1174,8 +1175,9 @@ def make_item(
     cited: tuple[str, ...] = (),
 ) -> NoteItem:
     """One item and what the rules read from it (``legend_free``: see :func:`read_evidence`; ``cited``: the
-    URLs of the note's references the item cites, ``[1]``)."""
-    reading = read_evidence(text, ctx, number, check_cell, legend_free=legend_free)
+    URLs of the note's references the item cites, ``[1]``). In a pasted chat only the writer's own messages
+    say how far the writer read (``read.chat``)."""
+    reading = read_evidence(own_words(text, writer_of(material)), ctx, number, check_cell, legend_free=legend_free)
     urls = list(dict.fromkeys([*(u.rstrip(".,;:)") for u in URL_RE.findall(text)), *cited]))
     return NoteItem(
         material=material,

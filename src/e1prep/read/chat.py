@@ -1,0 +1,45 @@
+"""A pasted chat: whose words say how far the note's writer read.
+
+People paste a group chat into their inbox note as it is: a speaker and a time over each message
+(``kai 20:41``, Feishu's and Slack's copies) or on its line (``[14:31] ollie: …``). Only the writer's own
+messages say how far the writer read; another speaker's question (``标题党？``) is no doubt about that
+reading, and another speaker's read is theirs, not the writer's. The writer is the note's owner, the person
+whose inbox folder holds it (``inbox/kai/…``).
+"""
+
+from __future__ import annotations
+
+import re
+
+#: a speaker and a time over a message (``kai 20:41``, ``flyp  16:02``), or opening it (``[14:31] ollie: …``)
+_OVER = re.compile(r"^\s*(?P<name>[A-Za-z][\w.-]{0,23})\s+\d{1,2}:\d{2}\s*$")
+_OPENING = re.compile(r"^\s*\[\d{1,2}:\d{2}\]\s*(?P<name>[A-Za-z][\w.-]{0,23})\s*[:：]")
+#: a chat is this many messages at least, from two speakers or more
+_MESSAGES = 3
+
+
+def writer_of(material: str) -> str | None:
+    """The note's owner: the folder under ``inbox/`` that holds it (``inbox/kai/…`` → ``kai``)."""
+    parts = material.split("/")
+    return parts[parts.index("inbox") + 1].lower() if "inbox" in parts[:-2] else None
+
+
+def own_words(text: str, writer: str | None) -> str:
+    """``text`` with the messages of speakers other than ``writer`` made blank lines (one line for one
+    line), when ``text`` is a chat in which the writer speaks; else ``text`` as it is."""
+    if writer is None:
+        return text
+    lines = text.split("\n")
+    speakers: list[str | None] = []  # who speaks on each line (None: before the first message)
+    current: str | None = None
+    starts = 0
+    for line in lines:
+        m = _OVER.match(line) or _OPENING.match(line)
+        if m is not None:
+            current = m["name"].lower()
+            starts += 1
+        speakers.append(current)
+    names = {s for s in speakers if s is not None}
+    if starts < _MESSAGES or len(names) < 2 or writer not in names:
+        return text
+    return "\n".join(line if who in (None, writer) else "" for line, who in zip(lines, speakers, strict=True))
