@@ -3,7 +3,7 @@ or its own reply points at nothing (the items are then the thread's)."""
 
 from __future__ import annotations
 
-from e1prep.read.mail import message_subject
+from e1prep.read.mail import message
 from e1prep.read.notes import split_note
 
 REPLY = """From: Ana Ruiz <ana@team.invalid>
@@ -71,6 +71,7 @@ def test_a_reply_that_points_at_nothing_leaves_the_items_to_the_thread_it_quotes
 
 
 def test_a_mail_needs_a_subject_and_another_header_field() -> None:
-    assert message_subject(["Date: 2027-01-12", "", "1. Weir https://x.invalid"]) is None
-    assert message_subject(["Subject: Weir", "", "text"]) is None
-    assert message_subject(["（转自邮件）", "发件人：ana", "主题：回复：Weir 的对冲请求"]) == "Weir 的对冲请求"
+    assert message(["Date: 2027-01-12", "", "1. Weir https://x.invalid"]) is None
+    assert message(["Subject: Weir", "", "text"]) is None
+    found = message(["（转自邮件）", "发件人：ana", "主题：回复：Weir 的对冲请求"])
+    assert found is not None and found[0] == "Weir 的对冲请求"

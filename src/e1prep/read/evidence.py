@@ -31,6 +31,7 @@ from ..brief.phrases import Phrase
 from ..text import visible
 from ..text.lexicon import lexicon
 from ..text.regexgate import guarded
+from .labels import title_field
 from .markers import LOWERING_KINDS, RANK, Hit, denied, find, in_quotes, negated, reported, strictest, strip_urls
 from .scope import claim_only, same_sentence
 
@@ -265,19 +266,10 @@ def _claim_hedge(body: str, h: Hit, positives: list[Hit]) -> bool:
     line_start = body.rfind("\n", 0, h.start) + 1
     line_end = body.find("\n", h.end)
     line_end = len(body) if line_end < 0 else line_end
-    if _in_title_field(body[line_start:line_end]) and all(not line_start <= p.start < line_end for p in positives):
+    in_title_field = title_field(body[line_start:line_end]) is not None
+    if in_title_field and all(not line_start <= p.start < line_end for p in positives):
         return True  # the same, on a title field's line (``标题：…为什么上不去？``)
     return claim_only(body, h.start, h.end) and not any(same_sentence(body, h.start, p.start) for p in positives)
-
-
-#: a field line's label
-_FIELD_LABEL = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*)?([^\s:：*]{1,16})(?:\*\*)?\s*[:：]")
-
-
-def _in_title_field(line: str) -> bool:
-    """Whether a line is a title field (``标题：…``, ``Title: …``): it says what the item is about."""
-    m = _FIELD_LABEL.match(line)
-    return bool(m and m.group(1).lower() in lexicon().title_labels)
 
 
 def _context(body: str, h: Hit) -> str:

@@ -168,9 +168,16 @@ def labelled_by_field(headings: list[str], bodies: list[list[str]]) -> list[Labe
 
 
 def _opens_with_title_field(lines: list[str]) -> bool:
-    first = next((line for line in lines if line.strip()), "")
-    m = _FIELD.match(first)
-    return bool(m and m.group("label").lower() in lexicon().title_labels and m.group("value").strip())
+    return title_field(next((line for line in lines if line.strip()), "")) is not None
+
+
+def title_field(line: str) -> str | None:
+    """The title a title field gives (``Title: FlashKV``, ``标题：…``; ``writing.toml``), or None: the line
+    is no title field, or an empty one."""
+    m = _FIELD.match(line)
+    if m and m.group("label").lower() in lexicon().title_labels and (value := m.group("value").strip()):
+        return value
+    return None
 
 
 def title_under(lines: list[str]) -> tuple[str, int] | None:
@@ -184,9 +191,9 @@ def title_under(lines: list[str]) -> tuple[str, int] | None:
     for i, line in enumerate(lines):
         if not line.strip():
             continue
+        if (value := title_field(line)) is not None:
+            return value, i
         m = _FIELD.match(line)
-        if m and m.group("label").lower() in lex.title_labels and m.group("value").strip():
-            return m.group("value").strip(), i
         if first is not None or _URL_ONLY.match(line):
             continue
         if m and lex.is_label(m.group("label")):

@@ -28,12 +28,6 @@ _REPLY_LINES = 4
 _LIST_TAG = re.compile(r"^\s*[\[【][^\]】\n]{1,30}[\]】]\s*")
 
 
-def message_subject(lines: list[str]) -> str | None:
-    """The subject of the e-mail ``lines`` open with (``message``), or None."""
-    found = message(lines)
-    return found[0] if found else None
-
-
 def message(lines: list[str]) -> tuple[str, list[str]] | None:
     """The e-mail ``lines`` open with, if they do: its subject and its lines as its writer wrote them
     (one line for one line: line numbers stay), the header fields, the signature and, under a reply of

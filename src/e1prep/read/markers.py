@@ -339,8 +339,12 @@ _QUESTION_END = re.compile(r"[，,。;；!！?？\n|—–]|\.(?:\s|$)")
 def reported(text: str, hit: Hit) -> bool:
     """Whether a hedge at ``hit`` stands in a clause that reports what the source argues (``argues every
     benchmark should ship a canary``): the source's own modality, not the writer's doubt."""
-    start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, hit.start)), default=0)
-    return governing().reported.search(text, start, hit.start) is not None
+    return governing().reported.search(text, _clause_start(text, hit.start), hit.start) is not None
+
+
+def _clause_start(text: str, at: int) -> int:
+    """Where the clause that holds ``text[at]`` starts (after the last clause end before it)."""
+    return max((m.end() for m in _CLAUSE_END.finditer(text, 0, at)), default=0)
 
 
 def _governed(low: str, hit: Hit) -> Hit:
@@ -365,7 +369,7 @@ def _governed(low: str, hit: Hit) -> Hit:
         for m in conditions
     ):
         return Hit(hit.start, hit.end, replace(hit.marker, kind="hedge", level=EvidenceLevel.unverified))
-    start = max((m.end() for m in _CLAUSE_END.finditer(low, 0, hit.start)), default=0)
+    start = _clause_start(low, hit.start)
     end_m = _CLAUSE_END.search(low, hit.end)
     end = end_m.start() if end_m else len(low)
     before, after = low[start : hit.start], low[hit.end : end]

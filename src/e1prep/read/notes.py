@@ -26,6 +26,7 @@ from .labels import (
     labelled_by_field,
     read_label,
     sentence_head,
+    title_field,
     title_under,
 )
 from .mail import message
@@ -1131,16 +1132,11 @@ def _retitle_labelled(lines: list[str], spans: list[_Span]) -> list[str | None]:
             found[n] = label.text
             continue
         under = title_under(lines[span.start + 1 : span.end])
-        if under is None or (len(label.shape) > 4 and not _is_title_field(lines[span.start + 1 + under[1]])):
+        if under is None or (len(label.shape) > 4 and title_field(lines[span.start + 1 + under[1]]) is None):
             continue
         span.title = under[0]
         found[n] = label.text
     return found
-
-
-def _is_title_field(line: str) -> bool:
-    m = _FIELD_LINE.match(line)
-    return bool(m and m.group(1).lower() in lexicon().title_labels)
 
 
 def _none_within(indices: list[int], start: int, end: int) -> bool:
