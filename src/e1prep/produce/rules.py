@@ -30,7 +30,7 @@ from ..check.grouping import ExclusionGroups
 from ..kb.knowledge import KnowledgeDoc
 from ..kb.loading import KB, Material, card_field_line, card_repo, card_section, card_title
 from ..read import markers
-from ..read.filing import filed_elsewhere
+from ..read.filing import filed_elsewhere, topic_tags
 from ..read.identity import identify, may_be_known_as_a_lead
 from ..read.notes import (
     MD_LINK,
@@ -178,7 +178,14 @@ class RulesProducer:
             elif material.kind is MaterialKind.paper_card:
                 self._paper_card(material, doc, out, excluded)
             elif material.kind in (MaterialKind.inbox_note, MaterialKind.other):
-                for item in note_items(material):
+                items = note_items(material)
+                tagged = topic_tags([item.title for item in items], index.topic) if index.topic else {}
+                for n, item in enumerate(items):
+                    if n in tagged:  # the note tags it with another topic: filed there, in the note's words
+                        reason = self.say("rules.said_off_topic", remark=tagged[n])
+                        excluded.add(_short_title(item), [material.path], item.evidence, reason, item.url)
+                        out.off_topic.add((material.path, item.line_start))
+                        continue
                     self._note_item(batch_date, material, item, doc, index, out, excluded)
                     if item.url and (words := said_lead(item.text)) is not None:
                         leads.setdefault(repository_key(item.url), (material.path, words))

@@ -191,22 +191,26 @@ def _read_hits(text: str, body: str, hits: list[Hit], symbol_statements: list[St
     levels += [s.level for s in symbol_statements if not s.positive]
     # "not read" / "not checked" beside an access problem or a summary explains it, and beside a stated
     # partial read it says what was left unread (``只看了 PR 的描述，代码没看``), unless it says the source
-    # was never opened (``只看到标题、没打开``); alone it decides
-    explained = any(not h.marker.explains for h in limits)
+    # was never opened (``只看到标题、没打开``); alone it decides (a claim's hedge is no limitation it explains)
+    explained = any(not h.marker.explains and h not in claims for h in limits)
     partly_read = any(h.marker.kind == "partial" for h in positives)
     for h in limits:
         words.append(h.marker.text)
         # only a summary, a snippet, or the vendor's own numbers: that, whatever else was read
-        # (a claim's own sentence, apart from a stated full read, limits that claim: ``teaser only: 1.8×``)
-        exclusive = h.marker.kind in ("summary", "snippet", "vendor") and not (
-            full_read and _claim_hedge(body, h, positives)
+        # (a claim's own sentence, apart from a stated full or partial read, limits that claim: ``teaser only:
+        # 1.8×``, ``"down 71%" —— 数是他们自己说的``)
+        claim_limit = (
+            h.marker.kind in ("summary", "snippet", "vendor")
+            and (full_read or partly_read)
+            and _claim_hedge(body, h, positives)
         )
+        exclusive = h.marker.kind in ("summary", "snippet", "vendor") and not claim_limit
         explaining = h.marker.explains and (explained or (partly_read and not h.marker.unopened))
         # a full read with another stated limitation is partial; a partial check keeps the limitation's
         # level, but an explanation adds none, and a claim's hedge stays with the claim's numbers
         if full_read and not exclusive:
             levels.append(EvidenceLevel.partial)
-        elif h not in claims and not explaining:
+        elif h not in claims and not explaining and not claim_limit:
             levels.append(h.marker.level)
     if any(not s.understood for s in symbol_statements):
         levels.append(EvidenceLevel.unverified)

@@ -69,3 +69,18 @@ def filed_elsewhere(text: str, this: frozenset[str]) -> str | None:
         if (m.group("name") or m.group("owner")).lower() in ours:
             return m.group(0).strip()
     return None
+
+
+#: a tag in brackets that opens an item's title (``[rag] ChunkSmith 0.4``, ``【agent】…``, ``#eval …``)
+_TAG = re.compile(r"^\s*(?:\[([A-Za-z][A-Za-z0-9_-]{1,30})\]|【([^】\s]{1,20})】|#([A-Za-z][A-Za-z0-9_-]{1,30})\b)")
+
+
+def topic_tags(titles: list[str], this: frozenset[str]) -> dict[int, str]:
+    """The items (by position in ``titles``) that a note tags with another topic: when two or more sibling
+    titles open with a tag and one of the tags names this topic (``[agent]`` in a journal of ``[agent]``,
+    ``[rag]``, ``[eval]`` entries), the tags are the note's filing, and an entry tagged otherwise is filed
+    away, under its tag. Tags that never name this topic (``[new]``, ``[replaced → v3]``) file nothing."""
+    tags = {n: (m.group(1) or m.group(2) or m.group(3)) for n, t in enumerate(titles) if (m := _TAG.match(t))}
+    if len(tags) < 2 or not any(tag.casefold() in this for tag in tags.values()):
+        return {}
+    return {n: f"[{tag}]" for n, tag in tags.items() if tag.casefold() not in this}

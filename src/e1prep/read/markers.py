@@ -267,7 +267,17 @@ def _find_in_view(text: str, kinds: frozenset[str]) -> tuple[Hit, ...]:
     hits = _settled(text, low, found)
     if any(h.marker.kind == "full" for h in hits):
         hits = tuple(_governed(low, h) for h in hits)
+    if any(h.marker.kind == "hedge" for h in hits) and governing().judges.search(low):
+        hits = tuple(h for h in hits if h.marker.kind != "hedge" or not _judges_the_item(low, h))
     return hits
+
+
+def _judges_the_item(low: str, hit: Hit) -> bool:
+    """Whether a hedge stands in a clause that judges the item's worth or its filing (``我觉得这篇值得进
+    wiki``, ``1.2 可以把 Quillon 放在最前面？``): the writer's opinion on the item, not a doubt about it."""
+    end = _CLAUSE_END.search(low, hit.end)
+    clause_end = end.end() if end else len(low)
+    return governing().judges.search(low, _clause_start(low, hit.start), clause_end) is not None
 
 
 def _settled(text: str, low: str, found: list[Hit]) -> tuple[Hit, ...]:
@@ -303,6 +313,7 @@ class Governing:
     after: re.Pattern[str]
     right_after: re.Pattern[str]
     clause_end: re.Pattern[str]
+    judges: re.Pattern[str]
     parts: re.Pattern[str]
     whole: re.Pattern[str]
 
@@ -323,6 +334,7 @@ def governing() -> Governing:
         after=alt("after"),
         right_after=alt("right_after", r"^(?:{})"),
         clause_end=alt("clause_end", r"(?:{})\s*$"),
+        judges=alt("judges"),
         parts=alt("parts"),
         whole=alt("whole"),
     )

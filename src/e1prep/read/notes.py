@@ -93,7 +93,7 @@ def is_heading(text: str) -> bool:
 
 #: a numbered item in any style: ``1.`` ``1)`` ``(1)`` ``①`` ``一、`` ``a.``, bare or in bold (``**3. Title**``)
 _NUMBERED = re.compile(
-    r"^(?:\*\*|__)?\s*(?:\(?\d{1,3}\)|\d{1,3}[.、]|[①-⑳]|[一二三四五六七八九十]{1,3}[、.]|（\d{1,3}）|[a-h][.)])"
+    r"^(?:\*\*|__)?\s*(?:\(?\d{1,3}\)|\d{1,3}(?:\.(?!\d)|、)|[①-⑳]|[一二三四五六七八九十]{1,3}[、.]|（\d{1,3}）|[a-h][.)])"
     r"(?:\*\*)?\s*(.+)$"
 )
 #: a paragraph whose title is a Markdown link: ``[Title](url)`` or ``**[Title](url)**`` at a line's start
@@ -552,12 +552,19 @@ class _UrlLines:
 _STATUS_BOX = re.compile(r"^\[(?:[xX ]|[^\w\s\]])?\]\s+")
 
 
-def _list_spans(lines: list[str], rx: re.Pattern[str], name: str, with_url: _UrlLines | None = None) -> list[_Span]:
-    """One item per line ``rx`` matches; given ``with_url`` (the lines' URL counts), only items holding a URL."""
+def _list_spans(
+    lines: list[str],
+    rx: re.Pattern[str],
+    name: str,
+    with_url: _UrlLines | None = None,
+    fields: frozenset[int] = frozenset(),
+) -> list[_Span]:
+    """One item per line ``rx`` matches; given ``with_url`` (the lines' URL counts), only items holding a URL.
+    A field line (a known label, or a line of ``fields``) is never an item."""
     starts = [
         (i, m.group(m.lastindex or 1))
         for i, line in enumerate(lines)
-        if (m := rx.match(line)) and not _is_field_line(line)
+        if (m := rx.match(line)) and i not in fields and not _is_field_line(line)
     ]
     if sum(1 for _, title in starts if title.startswith("[") and _STATUS_BOX.match(title)) >= 2:
         # sibling items that open with a status box (``- [x] …``, ``- [ ] …``, ``- [~] …``): the box says
@@ -799,18 +806,52 @@ def _prose_spans(lines: list[str], urls: _UrlLines) -> list[_Span]:
     return spans
 
 
+#: a line opened by a short label and its colon (``- paper: https://…``, ``- 读到哪：全文``)
+_LABELLED_LINE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*)?([^\s:：*#|>][^:：*|\n]{0,15}?)(?:\*\*)?\s*[:：]")
+
+
+def _form_fields(lines: list[str], sections: list[_Span]) -> frozenset[int]:
+    """The labelled lines of headed sections that are forms: when a label recurs in two or more of the
+    sibling sections (each item filled in with ``读到哪：``, ``paper:``), the sections are one form's copies,
+    and every labelled line in them is a field of its item, not an item of its own. Labels are told by
+    their siblings, not by a list of words."""
+    if len(sections) < 2:
+        return frozenset()
+    labelled: list[dict[str, int]] = []
+    for span in sections:
+        found: dict[str, int] = {}
+        for i in range(span.start + 1, span.end):
+            if (m := _LABELLED_LINE.match(lines[i])) and "//" not in m.group(1):
+                found.setdefault(m.group(1).strip().casefold(), i)
+        labelled.append(found)
+    seen: dict[str, int] = {}
+    for found in labelled:
+        for label in found:
+            seen[label] = seen.get(label, 0) + 1
+    if not any(n >= 2 for n in seen.values()):
+        return frozenset()
+    return frozenset(
+        i
+        for span in sections
+        for i in range(span.start + 1, span.end)
+        if (m := _LABELLED_LINE.match(lines[i])) and "//" not in m.group(1)
+    )
+
+
 def _spans_of(lines: list[str]) -> list[_Span]:
     """The best single structure of a block of lines: the one whose items carry the most URLs."""
     urls = _UrlLines(lines)
     tables = _table_spans(lines)[0]
+    headed = _heading_spans(lines)
+    fields = _form_fields(lines, headed)
     # each structure is made when it is scored, and dropped unless it is the best so far (a dump of
     # ten thousand lines gives ten thousand spans under several structures)
     candidates: list[Callable[[], list[_Span]]] = [
-        lambda: _refine(lines, _heading_spans(lines), urls, tables),
-        lambda: _list_spans(lines, _NUMBERED, "numbered"),
+        lambda: _refine(lines, headed, urls, tables),
+        lambda: _list_spans(lines, _NUMBERED, "numbered", fields=fields),
         lambda: _label_line_spans(lines),
         lambda: tables,
-        lambda: _list_spans(lines, _TOP_BULLET, "bullet", with_url=urls),
+        lambda: _list_spans(lines, _TOP_BULLET, "bullet", with_url=urls, fields=fields),
         lambda: _sign_line_spans(lines),
         lambda: _link_paragraph_spans(lines),
         lambda: _titled_url_spans(lines, urls),
@@ -974,6 +1015,44 @@ def _without_footnotes(lines: list[str], spans: list[_Span]) -> list[_Span]:
     return spans
 
 
+#: a thematic break (``---``, ``* * *``, ``___``): the writer's own line between two parts of the note
+_THEMATIC_BREAK = re.compile(r"^\s{0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
+
+
+def _parted_by_breaks(lines: list[str], spans: list[_Span]) -> list[_Span]:
+    """The items, where the writer parts the note by thematic breaks: an item that runs over a break into
+    a part where no item of its own starts, and that points at something of its own (a URL, an arXiv id, a
+    quoted title), ends at that break, and the part is an item, titled by its first line (a phone note:
+    ``SALT …`` ⏎ ``---`` ⏎ ``顺手: RotKV (2611.04872) 出了v2``). A part with no pointer (a sign-off, ``晚上再说``)
+    stays the text of the item before it."""
+    breaks = [i for i, line in enumerate(lines) if _THEMATIC_BREAK.match(line)]
+    if not breaks or not spans:
+        return spans
+    starts = {span.start for span in spans}
+    out: list[_Span] = []
+    for span in spans:
+        current = span
+        inner = [b for b in breaks if span.start < b < span.end]
+        for b, e in ((b, next((c for c in inner if c > b), span.end)) for b in inner):
+            if any(b < s < e for s in starts) or not _points_at_something(lines[b + 1 : e]):
+                continue
+            out.append(replace(current, end=b))
+            first = next(i for i in range(b + 1, e) if lines[i].strip())
+            current = _Span(_TITLE_MARKS.sub("", lines[first]).strip(), first, span.end, "break-part")
+        out.append(current)
+    return out
+
+
+#: what makes a part of a note an item of its own: a URL, an arXiv id, or a quoted title
+_POINTER = re.compile(
+    r"https?://|(?<![\d.])\d{4}\.\d{4,5}(?![\d])|\"[^\"\n]{6,}\"|“[^”\n]{6,}”|「[^」\n]{6,}」|《[^》\n]{2,}》"
+)
+
+
+def _points_at_something(part: list[str]) -> bool:
+    return any(_POINTER.search(line) for line in part)
+
+
 def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     """Items of a note: headings, numbered lists, table rows or bullets with a URL, whichever fits."""
     lines = _plain_markup(body.split("\n"))
@@ -992,6 +1071,7 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
         lines, best = unquoted
     best = best or _prose_spans(lines, _UrlLines(lines))  # prose only where nothing else fits
     best = _without_footnotes(lines, best)
+    best = _parted_by_breaks(lines, best)
     if not best and body.strip():
         title = next((ln for ln in lines if ln.strip()), "")
         best = [_Span(title.lstrip("# "), 0, len(lines), "whole-note")]
