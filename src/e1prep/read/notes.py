@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -31,6 +32,7 @@ from .labels import (
 )
 from .mail import message
 from .numbers import identifiers
+from .scope import QUOTED_CLAIM
 
 URL_RE = re.compile(r"https?://[^\s<>()\[\]（）【】\"'`，。；、|]+")
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
@@ -817,25 +819,16 @@ def _form_fields(lines: list[str], sections: list[_Span]) -> frozenset[int]:
     their siblings, not by a list of words."""
     if len(sections) < 2:
         return frozenset()
-    labelled: list[dict[str, int]] = []
+    at: list[int] = []  # the labelled lines of every section
+    sections_with: Counter[str] = Counter()  # label → how many sections hold it
     for span in sections:
-        found: dict[str, int] = {}
+        labels: set[str] = set()
         for i in range(span.start + 1, span.end):
             if (m := _LABELLED_LINE.match(lines[i])) and "//" not in m.group(1):
-                found.setdefault(m.group(1).strip().casefold(), i)
-        labelled.append(found)
-    seen: dict[str, int] = {}
-    for found in labelled:
-        for label in found:
-            seen[label] = seen.get(label, 0) + 1
-    if not any(n >= 2 for n in seen.values()):
-        return frozenset()
-    return frozenset(
-        i
-        for span in sections
-        for i in range(span.start + 1, span.end)
-        if (m := _LABELLED_LINE.match(lines[i])) and "//" not in m.group(1)
-    )
+                at.append(i)
+                labels.add(m.group(1).strip().casefold())
+        sections_with.update(labels)
+    return frozenset(at) if any(n >= 2 for n in sections_with.values()) else frozenset()
 
 
 def _spans_of(lines: list[str]) -> list[_Span]:
@@ -843,15 +836,16 @@ def _spans_of(lines: list[str]) -> list[_Span]:
     urls = _UrlLines(lines)
     tables = _table_spans(lines)[0]
     headed = _heading_spans(lines)
-    fields = _form_fields(lines, headed)
+    # made only if a list is scored: most notes end the search at their headings
+    fields = functools.cache(lambda: _form_fields(lines, headed))
     # each structure is made when it is scored, and dropped unless it is the best so far (a dump of
     # ten thousand lines gives ten thousand spans under several structures)
     candidates: list[Callable[[], list[_Span]]] = [
         lambda: _refine(lines, headed, urls, tables),
-        lambda: _list_spans(lines, _NUMBERED, "numbered", fields=fields),
+        lambda: _list_spans(lines, _NUMBERED, "numbered", fields=fields()),
         lambda: _label_line_spans(lines),
         lambda: tables,
-        lambda: _list_spans(lines, _TOP_BULLET, "bullet", with_url=urls, fields=fields),
+        lambda: _list_spans(lines, _TOP_BULLET, "bullet", with_url=urls, fields=fields()),
         lambda: _sign_line_spans(lines),
         lambda: _link_paragraph_spans(lines),
         lambda: _titled_url_spans(lines, urls),
@@ -1044,9 +1038,7 @@ def _parted_by_breaks(lines: list[str], spans: list[_Span]) -> list[_Span]:
 
 
 #: what makes a part of a note an item of its own: a URL, an arXiv id, or a quoted title
-_POINTER = re.compile(
-    r"https?://|(?<![\d.])\d{4}\.\d{4,5}(?![\d])|\"[^\"\n]{6,}\"|“[^”\n]{6,}”|「[^」\n]{6,}」|《[^》\n]{2,}》"
-)
+_POINTER = re.compile(rf"https?://|(?<![\d.])\d{{4}}\.\d{{4,5}}(?![\d])|{QUOTED_CLAIM.pattern}|《[^》\n]{{2,}}》")
 
 
 def _points_at_something(part: list[str]) -> bool:

@@ -144,13 +144,13 @@ def claim_only(text: str, start: int, end: int) -> bool:
     return any(
         not reading.search(scope)
         and not whole.search(scope)
-        and (_QUOTED_CLAIM.search(scope) is not None or any(t.kind == "quantity" for t in scan(scope)))
+        and (QUOTED_CLAIM.search(scope) is not None or any(t.kind == "quantity" for t in scan(scope)))
         for scope in scopes
     )
 
 
 #: a claim in someone's words, quoted (``标题大概是 "ShardSpec: …"``, ``they call it “negligible”``)
-_QUOTED_CLAIM = re.compile(r"\"[^\"\n]{6,}\"|“[^”\n]{6,}”|「[^」\n]{6,}」")
+QUOTED_CLAIM = re.compile(r"\"[^\"\n]{6,}\"|“[^”\n]{6,}”|「[^」\n]{6,}」")
 
 
 #: a line opened by a short field label (``my doubt:``, ``存疑：``, ``- **Caveat**:``)
