@@ -141,3 +141,16 @@ def test_tags_that_never_name_the_topic_file_nothing() -> None:
     titles = ["[replaced → v3] FluxDuplex", "[new] Quillon", "[new] Brindle"]
     assert topic_tags(titles, frozenset({"speech"})) == {}
     assert topic_tags(["[rag] one thing", "plain title"], frozenset({"agent"})) == {}
+
+
+def test_worth_or_a_suggestion_that_doubts_leaves_the_hedge_and_no_item_verified() -> None:
+    for remark in ("全文读完，值得怀疑", "read it all. worth double-checking?", "全文读完。建议再核一下？"):
+        assert "hedge" in {h.marker.kind for h in markers.find(remark)}, remark
+        assert read_remark(remark).level is not EvidenceLevel.verified, remark
+
+
+def test_a_filing_clause_that_doubts_a_number_keeps_its_hedge() -> None:
+    for remark in ("全文读完。放在 3.2 之前我不确定 3 倍这个数对不对", "全文读完。放进文档前我不确定数字对不对"):
+        assert read_remark(remark).level is not EvidenceLevel.verified, remark
+    # a section's bare number is no claim: the filing question stays an opinion
+    assert "hedge" not in {h.marker.kind for h in markers.find("1.2 可以把 Quillon 放在最前面？")}

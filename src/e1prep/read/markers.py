@@ -272,12 +272,20 @@ def _find_in_view(text: str, kinds: frozenset[str]) -> tuple[Hit, ...]:
     return hits
 
 
+#: a number with nothing after it (``1.2``, ``3.2``): in a filing clause, a section's number
+_BARE_NUMBER = re.compile(r"[\d.]+")
+
+
 def _judges_the_item(low: str, hit: Hit) -> bool:
-    """Whether a hedge stands in a clause that judges the item's worth or its filing (``我觉得这篇值得进
-    wiki``, ``1.2 可以把 Quillon 放在最前面？``): the writer's opinion on the item, not a doubt about it."""
+    """Whether a hedge stands in a clause that judges the item's filing (``我觉得这篇值得进 wiki``, ``1.2 可以把
+    Quillon 放在最前面？``) and speaks of none of its numbers or results: the writer's opinion on the item, not
+    a doubt about it (``放进文档前我不确定 3 倍这个数对不对`` doubts)."""
+    g = governing()
     end = _CLAUSE_END.search(low, hit.end)
-    clause_end = end.end() if end else len(low)
-    return governing().judges.search(low, _clause_start(low, hit.start), clause_end) is not None
+    clause = low[_clause_start(low, hit.start) : end.end() if end else len(low)]
+    if g.judges.search(clause) is None or g.numbers.search(clause) is not None:
+        return False
+    return not any(t.kind == "quantity" and not _BARE_NUMBER.fullmatch(t.text) for t in scan(clause))
 
 
 def _settled(text: str, low: str, found: list[Hit]) -> tuple[Hit, ...]:
@@ -314,6 +322,7 @@ class Governing:
     right_after: re.Pattern[str]
     clause_end: re.Pattern[str]
     judges: re.Pattern[str]
+    numbers: re.Pattern[str]
     parts: re.Pattern[str]
     whole: re.Pattern[str]
 
@@ -335,6 +344,7 @@ def governing() -> Governing:
         right_after=alt("right_after", r"^(?:{})"),
         clause_end=alt("clause_end", r"(?:{})\s*$"),
         judges=alt("judges"),
+        numbers=alt("numbers"),
         parts=alt("parts"),
         whole=alt("whole"),
     )
