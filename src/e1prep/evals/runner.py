@@ -18,6 +18,7 @@ from ..brief.golden import ExpectedContradiction, ExpectedObject, GoldenCase, lo
 from ..brief.models import Brief
 from ..brief.outputs import Target, check_targets, write_all
 from ..errors import InputError
+from ..kb.knowledge import SECTION_ID
 from ..pipeline import draft_brief, draft_from_extractions
 from ..produce.producer import Producer
 from ..produce.routing import routed_id
@@ -159,7 +160,7 @@ class Routing:
         return self.correct / decided if decided else 1.0
 
 
-_SECTION_IDS = re.compile(r"§\d+(?:\.\d+)*")
+_SECTION_IDS = re.compile(SECTION_ID)
 
 
 @dataclass
@@ -245,7 +246,7 @@ def score_routing(
         routing.total += 1
         routing.correct += routed == want
         routing.undecided += routed is None
-        routing.candidates += want in _SECTION_IDS.findall(got or "")
+        routing.candidates += want in ["§" + sid for sid in _SECTION_IDS.findall(got or "")]
         if routed != want:
             misses.append(f"{expected[j].key}: {want}, routed {got or '-'}")
     return routing, misses

@@ -5,6 +5,7 @@ from __future__ import annotations
 import bisect
 import heapq
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -32,6 +33,12 @@ _SECTION_NUM = re.compile(
     r"(?(open)\s*[\]】])(?:[.、)｜|·:：—–-]|\s|节|$)",
     re.I,
 )
+#: a section's id as the brief and the notes write it: ``§`` and the number, which may carry the document's
+#: letter prefix (``§1.2``, ``§S2.2``); the id without its ``§`` is group 1
+SECTION_ID = r"§\s*((?:[A-Za-z]{1,2}(?=\d))?\d+(?:\.\d+)*)"
+#: a heading numbered after a letter prefix (``S2.2 间接注入``, ``Q1.2 硬件矩阵``): a section number only when
+#: the document's sibling headings share the prefix (:func:`_section_prefix`), never by the shape alone
+_PREFIXED_NUM = re.compile(r"^(?P<prefix>[A-Za-z]{1,2})(?P<n>\d+(?:\.\d+)*)(?!\.?\d)(?:[.、)｜|·:：—–-]|\s|$)")
 #: a paragraph led by a bold subsection number and title (``**§2.1 FlashAttention lineage** — …``): a writer
 #: who numbers subsections in bold, not as headings; it runs to the next such paragraph or heading
 _BOLD_SECTION = re.compile(r"^\*\*§\s*(\d+(?:\.\d+)+)(?!\.?\d)\s*([^*\n]*)\*\*")
@@ -305,6 +312,30 @@ class KnowledgeDoc:
         return arxiv in self.anchors
 
 
+def _section_prefix(lines: list[str]) -> str:
+    """The letter prefix the document's section numbers carry (``S`` of ``## S2`` … ``### S2.2``), when three
+    or more headings share it and one of them numbers a subsection; else ``""``. Told by the siblings: a
+    lone ``## H100 租赁`` or ``## Q4 计划`` numbers nothing."""
+    found: Counter[str] = Counter()
+    nested: set[str] = set()
+    for line in lines:
+        if line.startswith("#") and (h := _HEADING.match(line)) and (m := _PREFIXED_NUM.match(h.group(2))):
+            found[m.group("prefix")] += 1
+            if "." in m.group("n"):
+                nested.add(m.group("prefix"))
+    best = [p for p, count in found.most_common() if count >= 3 and p in nested]
+    return best[0] if best else ""
+
+
+def _section_number(title: str, prefix: str) -> tuple[re.Match[str] | None, str]:
+    """A heading's section number and its id (``§1.2``; ``§S2.2`` in a document whose prefix is ``S``)."""
+    if (num := _SECTION_NUM.match(title)) is not None:
+        return num, "§" + num.group("n")
+    if prefix and (num := _PREFIXED_NUM.match(title)) is not None and num.group("prefix") == prefix:
+        return num, "§" + prefix + num.group("n")
+    return None, ""
+
+
 def parse_knowledge(path: str, text: str) -> KnowledgeDoc:
     """Parse sections (headings numbered ``§1.2``, ``1.2`` or ``Section 1``), anchors and version."""
     lines = text.split("\n")
@@ -316,6 +347,7 @@ def parse_knowledge(path: str, text: str) -> KnowledgeDoc:
             break
     raw: list[tuple[int, int, str, str]] = []
     heads: list[tuple[int, int]] = []
+    prefix = _section_prefix(lines)
     numbered = ""  # the id of the last numbered heading: a bold lead-in may number a subsection of it
     for n, line in enumerate(lines, start=1):
         h = _HEADING.match(line)
@@ -327,10 +359,10 @@ def parse_knowledge(path: str, text: str) -> KnowledgeDoc:
             continue
         heads.append((n, len(h.group(1))))
         title = h.group(2)
-        num = _SECTION_NUM.match(title)
-        numbered = "§" + num.group("n") if num else ""
+        num, sid = _section_number(title, prefix)
+        numbered = sid
         if num:
-            raw.append((n, len(h.group(1)), "§" + num.group("n"), title[num.end() :].strip(" ：:-—–｜|·、")))
+            raw.append((n, len(h.group(1)), sid, title[num.end() :].strip(" ：:-—–｜|·、")))
     # a section ends at the next heading of its level or above, numbered or not (one pass, a stack)
     closes: dict[int, int] = {}
     stack: list[tuple[int, int]] = []

@@ -35,7 +35,7 @@ from ..brief.models import (
 )
 from ..brief.phrases import Lang, Phrases, phrases
 from ..errors import InputError
-from ..kb.knowledge import KnowledgeDoc
+from ..kb.knowledge import SECTION_ID, KnowledgeDoc
 from ..kb.loading import KB, Material
 from ..read.notes import note_items, url_only
 from ..read.numbers import parse_value, quantities
@@ -45,7 +45,7 @@ from .routing import route
 log = logging.getLogger(__name__)
 M = TypeVar("M", bound=BaseModel)
 
-_SECTION_ID = re.compile(r"§\s*\d+(?:\.\d+)*")
+_SECTION_ID = re.compile(SECTION_ID)
 
 #: what an excluded entry says for each verdict (the reader's reason follows): ``data/phrases.toml`` ``[reader]``
 VERDICTS = ("lead", "stale", "off_topic", "not_an_item")

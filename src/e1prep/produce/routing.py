@@ -24,7 +24,7 @@ from functools import cache
 from importlib import resources
 
 from ..brief.phrases import Phrases, phrases
-from ..kb.knowledge import KnowledgeDoc, Section, arxiv_ids
+from ..kb.knowledge import SECTION_ID, KnowledgeDoc, Section, arxiv_ids
 from ..read import markers
 from ..text.lexicon import lexicon
 from ..text.textindex import CJK_STOP, STOP
@@ -63,8 +63,8 @@ _NAME = re.compile(
     r"(?![A-Za-z0-9])"
 )
 #: a § id written in the item (``见 §2.2``, ``按 §4.3 口径``): the note's own hint
-_SECTION_REF = re.compile(r"§\s*(\d+(?:\.\d+)*)")
-_ROUTED = re.compile(r"§\d+(?:\.\d+)*")
+_SECTION_REF = re.compile(SECTION_ID)
+_ROUTED = _SECTION_REF
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,7 @@ class Route:
 def routed_id(section: str | None) -> str | None:
     """The § id a ``section`` field routes to: its leading ``§N.M``; None for an undecided line or none."""
     m = _ROUTED.match(section.strip()) if section else None
-    return m.group(0) if m else None
+    return "§" + m.group(1) if m else None
 
 
 def route(doc: KnowledgeDoc, text: str, title: str = "", names: Iterable[str] = ()) -> Route:

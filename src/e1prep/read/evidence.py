@@ -229,12 +229,22 @@ def _read_hits(text: str, body: str, hits: list[Hit], symbol_statements: list[St
 
 #: between a partial read and the part it names: a particle, a blank, an article, emphasis (``只看了 abstract``,
 #: ``only read the **TLDR**``), nothing that ends the clause or names another part
-_READ_OBJECT_GAP = re.compile(r"[\s了过的*_`]{0,5}(?:the\s+|its\s+)?[*_`]{0,2}", re.I)
+_READ_OBJECT_GAP = re.compile(r"[\s了过的*_`]{0,5}(?:(?:at|into|over)\s+)?(?:the\s+|its\s+)?[*_`]{0,2}", re.I)
+
+
+#: after a read's first object, more parts of the source (``… and sections 1–3``, ``摘要和第 2 节``)
+_MORE_PARTS = re.compile(
+    r"\s*(?:and|&|\+|,|、|和|及|与|以及)\s*(?:the\s+)?(?:§|sections?\b|secs?\b|chapters?\b|第|正文|方法|实验|intro|method)",
+    re.I,
+)
 
 
 def _what_a_partial_read_read(body: str, h: Hit, positives: list[Hit]) -> bool:
     """Whether the bare word at ``h`` is the object of a stated partial read (``只看`` + ``abstract``):
-    then it is all that was read, not a name of one part of a fuller read."""
+    then it is all that was read, not a name of one part of a fuller read. An object that goes on to
+    other parts (``Read the abstract and sections 1–3``) was more than the summary."""
+    if _MORE_PARTS.match(body, h.end):
+        return False
     return any(
         p.marker.kind == "partial"
         and p.end <= h.start

@@ -29,9 +29,10 @@ def _alternatives(words: tuple[str, ...] | frozenset[str]) -> str:
 
 
 @cache
-def _statements(this: frozenset[str]) -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """The two shapes of a filing statement, for a draft whose topic is named by ``this``: a verb before
-    the name, and a negated verb after it."""
+def _statements(this: frozenset[str]) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """The three shapes of a filing statement, for a draft whose topic is named by ``this``: a verb before
+    the name, a negated verb after it, and a negation of this topic's name that ends its clause (``Not
+    robotics.``, ``NOT agent.``)."""
     words = lexicon().filing
     names = _alternatives(this | frozenset(words["this_topic"]))
     marks = "|".join(
@@ -50,14 +51,19 @@ def _statements(this: frozenset[str]) -> tuple[re.Pattern[str], re.Pattern[str]]
         rf"(?P<owner>{names}|{_LATIN_NAME})\s*的",
         re.I,
     )
-    return before, after
+    denied = re.compile(
+        rf"(?<![A-Za-z])(?:{_alternatives(tuple(words['denials']))})\s*(?P<name>{_alternatives(this)})(?![A-Za-z0-9_-])"
+        rf"(?=\s*(?:[.。;；,，!！:：)）]|$))",
+        re.I | re.M,
+    )
+    return before, after, denied
 
 
 def filed_elsewhere(text: str, this: frozenset[str]) -> str | None:
     """The words by which a note files the item away from the topic named by ``this`` (lower-cased
     names: the topic, its document's name), if it does: under another topic named as one, or not under
     this one."""
-    before, after = _statements(this)
+    before, after, denied = _statements(this)
     ours = this | {w.lower() for w in lexicon().filing["this_topic"]}
     for m in before.finditer(text):
         name = m.group("name").lower()
@@ -68,7 +74,8 @@ def filed_elsewhere(text: str, this: frozenset[str]) -> str | None:
     for m in after.finditer(text):
         if (m.group("name") or m.group("owner")).lower() in ours:
             return m.group(0).strip()
-    return None
+    denial = denied.search(text)
+    return denial.group(0).strip() if denial else None
 
 
 #: a tag in brackets that opens an item's title (``[rag] ChunkSmith 0.4``, ``【agent】…``, ``#eval …``)

@@ -265,10 +265,16 @@ def _find_in_view(text: str, kinds: frozenset[str]) -> tuple[Hit, ...]:
     if not found:
         return ()  # most texts: nothing to qualify, weigh or order
     hits = _settled(text, low, found)
-    if any(h.marker.kind == "full" for h in hits):
+    full = any(h.marker.kind == "full" for h in hits)
+    if full:
         hits = tuple(_governed(low, h) for h in hits)
-    if any(h.marker.kind == "hedge" for h in hits) and governing().judges.search(low):
-        hits = tuple(h for h in hits if h.marker.kind != "hedge" or not _judges_the_item(low, h))
+    if any(h.marker.kind == "hedge" for h in hits):
+        g = governing()
+        # after a full read, ranking what is worth most in it is an opinion too (``我觉得最值钱的是…``);
+        # without one, it would make a title seen in passing worth drafting
+        judging = [p for p in (g.judges, g.values if full else None) if p is not None and p.search(low)]
+        if judging:
+            hits = tuple(h for h in hits if h.marker.kind != "hedge" or not _judges_the_item(low, h, judging))
     return hits
 
 
@@ -276,14 +282,14 @@ def _find_in_view(text: str, kinds: frozenset[str]) -> tuple[Hit, ...]:
 _BARE_NUMBER = re.compile(r"[\d.]+")
 
 
-def _judges_the_item(low: str, hit: Hit) -> bool:
-    """Whether a hedge stands in a clause that judges the item's filing (``我觉得这篇值得进 wiki``, ``1.2 可以把
-    Quillon 放在最前面？``) and speaks of none of its numbers or results: the writer's opinion on the item, not
-    a doubt about it (``放进文档前我不确定 3 倍这个数对不对`` doubts)."""
+def _judges_the_item(low: str, hit: Hit, judging: list[re.Pattern[str]]) -> bool:
+    """Whether a hedge stands in a clause that judges the item (``judging``: its filing, ``我觉得这篇值得进
+    wiki``, ``1.2 可以把 Quillon 放在最前面？``; or its worth) and speaks of none of its numbers or results: the
+    writer's opinion on the item, not a doubt about it (``放进文档前我不确定 3 倍这个数对不对`` doubts)."""
     g = governing()
     end = _CLAUSE_END.search(low, hit.end)
     clause = low[_clause_start(low, hit.start) : end.end() if end else len(low)]
-    if g.judges.search(clause) is None or g.numbers.search(clause) is not None:
+    if not any(p.search(clause) for p in judging) or g.numbers.search(clause) is not None:
         return False
     return not any(t.kind == "quantity" and not _BARE_NUMBER.fullmatch(t.text) for t in scan(clause))
 
@@ -322,6 +328,7 @@ class Governing:
     right_after: re.Pattern[str]
     clause_end: re.Pattern[str]
     judges: re.Pattern[str]
+    values: re.Pattern[str]
     numbers: re.Pattern[str]
     parts: re.Pattern[str]
     whole: re.Pattern[str]
@@ -344,6 +351,7 @@ def governing() -> Governing:
         right_after=alt("right_after", r"^(?:{})"),
         clause_end=alt("clause_end", r"(?:{})\s*$"),
         judges=alt("judges"),
+        values=alt("values"),
         numbers=alt("numbers"),
         parts=alt("parts"),
         whole=alt("whole"),
@@ -498,7 +506,9 @@ def _outranks(new: Hit, old: Hit) -> bool:
     return new.end - new.start > old.end - old.start
 
 
-_URL = re.compile(r"https?://\S+|www\.\S+")
+#: a URL as it stands in prose: it ends at a blank, and at the CJK text or full-width punctuation that runs on
+#: after it with no blank (``…/2701.18842），正文加附录我从头读到尾``: the read is the writer's, not the URL's)
+_URL = re.compile(r"(?:https?://|www\.)[^\s\u3000-\u303f\u3400-\u9fff\uff00-\uffef]+")
 _OPEN_QUOTES = '「『“"‘'
 _CLOSE_QUOTES = '」』”"’'
 

@@ -575,15 +575,30 @@ def _list_spans(
     spans = []
     for n, (i, title) in enumerate(starts):
         end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
-        # an item ends at the next top-level line that is neither indented nor blank
+        # an item ends at the next heading, or where a table of the note's own begins after a blank line
+        # (a status table under the list: its rows restate the items, they are not the last item's text)
         for j in range(i + 1, end):
-            if not rx.match(lines[j]) and _heading(lines[j]):
+            if not rx.match(lines[j]) and (_heading(lines[j]) or _table_after_blank(lines, j)):
                 end = j
                 break
         if with_url is not None and not with_url.any(i, end):
             continue
         spans.append(_Span(title, i, end, name))
     return spans
+
+
+def _table_after_blank(lines: list[str], j: int) -> bool:
+    """Whether a top-level table starts at line ``j``, or under a one-line caption there (``Status``),
+    after a blank line: its header row over its rule row, at the left margin."""
+    if j == 0 or lines[j - 1].strip():
+        return False
+    head = j + 1 if j + 2 < len(lines) and not lines[j].startswith("|") and lines[j].strip() else j
+    return (
+        head + 1 < len(lines)
+        and lines[head].startswith("|")
+        and _TABLE_ROW.match(lines[head]) is not None
+        and _TABLE_SEP.match(lines[head + 1]) is not None
+    )
 
 
 _BARE_URL_LINE = re.compile(
@@ -747,6 +762,59 @@ _BOLD_LEAD = re.compile(r"\*\*([^*\n]{1,200})\*\*")
 _LANE = re.compile(r"^\s*[【\[][^\]】\n]{1,20}[】\]]\s*$")
 
 
+#: a paragraph's first line opened by a field label (``Q: …``, ``Paper: …``, ``问：…``), not a URL's scheme
+_OPENER_FIELD = re.compile(r"^(?P<word>[A-Za-z]{1,16}|[\u3400-\u9fff]{1,4})\s*[:：](?!//)\s*(?P<rest>\S.*)$")
+
+
+def _opener_field_spans(lines: list[str]) -> list[_Span]:
+    """Items that are paragraphs opened by one field label (a note to self of ``Q:`` paragraphs, each with
+    its ``Found:`` and ``How far I got:`` lines): the label that opens two or more paragraphs and never a
+    line inside one is the items' opener, told by its siblings; the other labels are fields. Each item runs
+    to the next opener or heading."""
+    opens: dict[str, list[int]] = {}
+    inside: set[str] = set()
+    for i, line in enumerate(lines):
+        if (m := _OPENER_FIELD.match(line)) is None:
+            continue
+        if _opens_paragraph(lines, i):
+            opens.setdefault(m["word"].lower(), []).append(i)
+        else:
+            inside.add(m["word"].lower())
+    openers = [starts for word, starts in opens.items() if len(starts) >= 2 and word not in inside]
+    if len(openers) != 1:  # none, or two labels that both open paragraphs: no one opener
+        return []
+    starts = openers[0]
+    # the openers name what their paragraphs are about (``Q: Refusal Drift showed up again …``); an
+    # interview about one paper asks questions that name nothing (``Q: 读到哪儿了？``, ``Q: 代码呢？``)
+    if sum(1 for i in starts if _names_something(lines[i].split(":", 1)[-1].split("：", 1)[-1])) < 2:
+        return []
+    spans = []
+    for n, i in enumerate(starts):
+        end = starts[n + 1] if n + 1 < len(starts) else len(lines)
+        end = next((j for j in range(i + 1, end) if _heading(lines[j])), end)
+        match = _OPENER_FIELD.match(lines[i])
+        spans.append(_Span(match["rest"] if match else lines[i], i, end, "opener-field"))
+    return spans
+
+
+#: a name in Latin letters after the first word of a line (``… as "v2"``, ``Sluice 网关开销 —— CSDN 转载版``)
+_LATER_NAME = re.compile(r"(?<=[\s\u3400-\u9fff])[A-Z][A-Za-z0-9]+")
+#: a title set in book-title marks (``《一文读懂 vLLM 连续批处理》``)
+_BOOK_TITLE = re.compile(r"《[^》\n]{2,}》")
+
+
+def _names_something(text: str) -> bool:
+    """Whether a line names a subject: a URL, an arXiv id, a quoted or book title, or a capitalised name
+    after its first word (a question that names nothing, ``代码呢？``, does not)."""
+    return bool(
+        URL_RE.search(text)
+        or arxiv_ids(text)
+        or QUOTED_CLAIM.search(text)
+        or _BOOK_TITLE.search(text)
+        or _LATER_NAME.search(text.strip())
+    )
+
+
 def _sign_line_spans(lines: list[str]) -> list[_Span]:
     """Items opened by a mark of the note's own legend at the start of a line (a status board:
     ``✕  Halyard …``, ``◐  Sundial``), when two or more lines open so; each runs to the next such line,
@@ -785,19 +853,29 @@ def _quotes_a_title(text: str, quoted: re.Match[str]) -> bool:
     return not _PART_AFTER.match(text, quoted.end())
 
 
+#: how far into a paragraph's first line an arXiv id brings the paragraph's item in
+_BRINGS_IN = 80
+
+
 def _prose_spans(lines: list[str], urls: _UrlLines) -> list[_Span]:
-    """Prose items, where no other layout fits: in a note of paragraphs only (no heading, list, table or
-    quote), each paragraph that holds a URL is an item, titled by the title its first two lines quote or
-    else by its first sentence (after a short run-in label such as ``Worth your time.``)."""
-    if any(_STRUCTURED_LINE.match(line) for line in lines):
+    """Prose items, where no other layout fits: in a note of paragraphs only (no heading but its title
+    line, no list, table or quote), each paragraph that holds a URL or an arXiv id is an item, titled by the
+    title its first two lines quote or else by its first sentence (after a short run-in label such as
+    ``Worth your time.``). An arXiv id brings an item in where the paragraph opens (``OpenLoom-CC v2
+    （arXiv:2611.05528）顺带复查了一下``); one deep in a paragraph is a reference of its text."""
+    first = next((i for i, line in enumerate(lines) if line.strip()), 0)
+    titled = _heading(lines[first]) is not None if lines else False  # ``# datasets 雷达 · 2/6``: the note's title
+    if any(_STRUCTURED_LINE.match(line) for line in lines[first + 1 if titled else 0 :]):
         return []
     spans = []
     start = None
     for i, line in enumerate([*lines, ""]):
+        if titled and i == first:
+            continue
         if line.strip() and start is None:
             start = i
         elif not line.strip() and start is not None:
-            if urls.any(start, i):
+            if urls.any(start, i) or arxiv_ids(lines[start][:_BRINGS_IN]):
                 text = " ".join(lines[start:i])
                 # a title is quoted where the paragraph brings the item in: its first two lines
                 opening = " ".join(lines[start : min(i, start + 2)])
@@ -844,6 +922,7 @@ def _spans_of(lines: list[str]) -> list[_Span]:
         lambda: _refine(lines, headed, urls, tables),
         lambda: _list_spans(lines, _NUMBERED, "numbered", fields=fields()),
         lambda: _label_line_spans(lines),
+        lambda: _opener_field_spans(lines),
         lambda: tables,
         lambda: _list_spans(lines, _TOP_BULLET, "bullet", with_url=urls, fields=fields()),
         lambda: _sign_line_spans(lines),
@@ -875,9 +954,10 @@ def _best_structure(
 
 def _several_with_url(candidate: list[_Span], inner: list[str], first: int, urls: _UrlLines) -> list[_Span] | None:
     """The items of ``candidate`` (counted from ``first``) that hold a URL, if they split the heading:
-    several items with URLs; or, under a topic heading with no URL of its own, bold-numbered items."""
+    several items with URLs; or, under a topic heading with no URL of its own, bold-numbered items
+    (``**1. Title**``, ``1. **Title**``)."""
     with_url = [s for s in candidate if urls.any(first + s.start, first + s.end)]
-    bold = [s for s in with_url if inner[s.start].lstrip().startswith("**")]
+    bold = [s for s in with_url if inner[s.start].lstrip().startswith("**") or s.title.startswith("**")]
     if len(with_url) >= 2 or (bold and not urls.any(first - 1, first)):
         return with_url
     return None
@@ -891,6 +971,8 @@ def _refine(lines: list[str], spans: list[_Span], urls: _UrlLines, tables: list[
     """
     out: list[_Span] = []
     starts = [t.start for t in tables]
+    groups: set[int] = set()  # the levels of headings split into their items: group headings
+    dropped: list[tuple[int, _Span]] = []  # (where in ``out``, heading) of headings that point at nothing
     for span in spans:
         first = span.start + 1  # the heading's own line is not inside it
         inner = lines[first : span.end]
@@ -904,8 +986,34 @@ def _refine(lines: list[str], spans: list[_Span], urls: _UrlLines, tables: list[
         own_url = urls.any(span.start, first + (sub[0].start if sub else 0))
         if sub and not own_url:
             out.extend(_Span(s.title, s.start + first, s.end + first, s.recogniser, s.check, s.cells) for s in sub)
+            groups.add(_heading_level(lines[span.start]))
         elif own_url or urls.any(first, span.end) or re.match(r"^(?:\d{1,3}[.)、]|[①-⑳])", span.title):
             out.append(span)
+        else:
+            dropped.append((len(out), span))
+    return _sibling_groups(lines, out, dropped, groups) if groups and dropped else out
+
+
+def _heading_level(line: str) -> int:
+    return heading[0] if (heading := _heading(line)) else 0
+
+
+def _sibling_groups(
+    lines: list[str], out: list[_Span], dropped: list[tuple[int, _Span]], groups: set[int]
+) -> list[_Span]:
+    """Headings that point at nothing of their own but stand beside group headings (siblings of the same
+    level split into their items: ``## 读完的`` over its papers) are groups too: their list entries are
+    items (``## 只看了摘要的`` over ``- **Quiet Effort** …``), whether or not they hold a URL."""
+    found: list[tuple[int, list[_Span]]] = []
+    for at, span in dropped:
+        if _heading_level(lines[span.start]) not in groups:
+            continue
+        first = span.start + 1
+        inner = lines[first : span.end]
+        entries = _list_spans(inner, _NUMBERED, "numbered") or _list_spans(inner, _TOP_BULLET, "bullet")
+        found.append((at, [_Span(e.title, e.start + first, e.end + first, e.recogniser) for e in entries]))
+    for at, entries in reversed(found):  # from the end, so each place in ``out`` still stands
+        out[at:at] = entries
     return out
 
 

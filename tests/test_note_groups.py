@@ -1,0 +1,236 @@
+"""Shapes met on held-out days a2, b2 and c2, each tested on both sides: headings that group items by how far
+they were read, paragraphs opened by one field label, a document whose section numbers carry a letter
+prefix, a negation that files an item away, a card named beside a read, parts that could not be read, named
+sections read, URLs run into CJK text, a ranking of worth after a full read, a status table under a list,
+and paragraphs brought in by an arXiv id."""
+
+from __future__ import annotations
+
+from e1prep.brief.models import EvidenceLevel
+from e1prep.kb.knowledge import parse_knowledge
+from e1prep.produce.routing import routed_id
+from e1prep.read import markers
+from e1prep.read.evidence import read_remark
+from e1prep.read.filing import filed_elsewhere
+from e1prep.read.notes import split_note
+
+GROUPED = """# safety radar · 0204
+
+今天量不大，按读到哪一步分三堆。
+
+## 读完的
+
+1. **Relay Poisoning: Injection Survives Summarization**
+   arXiv:2701.18342 · https://arxiv.invalid/abs/2701.18342
+   正文 + appendix 全读完了，已核查原文。
+
+## 只看了摘要的
+
+- **Quiet Effort**（arXiv:2701.09127）—— abstract 说 linear probe 能读出 sandbagging，我只看了 abstract。
+- **RerankArena** —— 一个 reranker 的 leaderboard，这个是 rag 的。
+
+## 没打开的
+
+- 《Hidden in the Scratchpad》—— 群里有人转了个标题，没链接。
+"""
+
+NOT_GROUPED = """# radar
+
+## Ferrite 0.5
+
+https://ferrite.invalid/blog/0.5
+全文读完。
+
+## 总结
+
+- **结论**：今天没什么大事。
+- **明天**：再看 Ferrite 的 benchmark。
+"""
+
+
+def test_headings_beside_a_group_heading_are_groups_and_their_entries_items() -> None:
+    items = split_note("inbox/lin/n.md", GROUPED)
+    assert [i.title.split("（")[0].split("—")[0].split(":")[0].strip() for i in items] == [
+        "Relay Poisoning",
+        "Quiet Effort",
+        "RerankArena",
+        "《Hidden in the Scratchpad》",
+    ]
+    assert items[1].group.endswith("只看了摘要的")
+
+
+def test_a_heading_with_no_group_beside_it_keeps_its_bullets_as_text() -> None:
+    # Ferrite's heading is an item of its own (its URL), not a group: 总结's bullets are no items
+    titles = [i.title for i in split_note("inbox/lin/n.md", NOT_GROUPED)]
+    assert titles == ["Ferrite 0.5"]
+
+
+QUESTIONS = """notes to self — Thu 4 Feb
+
+Q: The sandbagging-probe paper everyone is excited about — does it hold up?
+Found: "Quiet Effort: Linear Probes Detect Sandbagging", arXiv:2701.09127.
+How far I got: abstract, intro, §2.
+
+Q: Refusal Drift showed up again in the feed as "v2" — anything new?
+Found: same paper we already have (arXiv:2611.20457), main table unchanged.
+
+Q: What is the "Kestrel red-team report" that keeps getting cited?
+Found: nothing, only a screenshot of a slide.
+"""
+
+INTERVIEW = """读论文记录 · priya
+
+Q: 今天主要读哪篇？
+A: RotorQuant-KV，arXiv:2612.14207（https://arxiv.invalid/abs/2612.14207）。
+
+Q: 读到哪儿了？
+A: 第 1 到第 5 节逐字读完。
+
+Q: 代码呢？
+A: 论文说 will be released，没给链接。
+"""
+
+
+def test_paragraphs_opened_by_one_label_that_name_their_subjects_are_items() -> None:
+    items = split_note("inbox/mara/n.md", QUESTIONS)
+    assert len(items) == 3
+    assert items[1].title.startswith("Refusal Drift")
+    assert "arXiv:2611.20457" in items[1].text and "2701.09127" not in items[1].text
+
+
+def test_an_interview_about_one_paper_is_not_split_at_its_questions() -> None:
+    # its questions name nothing (``读到哪儿了？``, ``代码呢？``): they ask about the one paper
+    items = split_note("inbox/priya/n.md", INTERVIEW)
+    assert len(items) == 1
+
+
+PREFIXED = """# safety 活文档
+
+## S1 越狱与拒答
+
+### S1.1 攻击谱系
+
+多轮攻击。
+
+## S3 防护层
+
+### S3.3 沙箱与工具权限
+
+工具权限。
+
+## 附录 A
+"""
+
+ONE_PREFIXED = """# 活文档
+
+## §1 推理引擎
+
+### §1.1 vLLM
+
+## H100 租赁价格
+
+## Q4 计划
+"""
+
+
+def test_section_numbers_with_a_prefix_the_sibling_headings_share_are_sections() -> None:
+    doc = parse_knowledge("organized/knowledge/safety.md", PREFIXED)
+    assert [s.id for s in doc.sections] == ["§S1", "§S1.1", "§S3", "§S3.3"]
+    assert routed_id("§S3.3（沙箱与工具权限）") == "§S3.3"
+
+
+def test_a_lone_heading_that_opens_with_letters_and_digits_numbers_no_section() -> None:
+    doc = parse_knowledge("organized/knowledge/inference.md", ONE_PREFIXED)
+    assert [s.id for s in doc.sections] == ["§1", "§1.1"]
+
+
+def test_a_negation_that_ends_its_clause_with_this_topic_files_the_item_away() -> None:
+    this = frozenset({"robotics"})
+    assert filed_elsewhere("a GUI-agent benchmark. Not robotics. Parking it.", this) == "Not robotics"
+    assert filed_elsewhere("我觉得不是 robotics。", this) == "不是 robotics"
+    # the other side: the name goes on, or the negation is no statement about the item
+    assert filed_elsewhere("cheap arms, not robotics-grade", this) is None
+    assert filed_elsewhere("this is not robotics related work", this) is None
+
+
+def test_a_card_named_beside_a_stated_read_does_not_lower_it() -> None:
+    remark = "Read the abstract and Secs 1–3 carefully; Secs 4–5 only the figures. Card 2210 exists for it."
+    assert read_remark(remark).level is EvidenceLevel.partial
+    assert read_remark("Collector made a paper card for it already. Read the whole paper.").level is (
+        EvidenceLevel.verified
+    )
+    # the other side: the card is what was read
+    assert read_remark("only looked at the card").level is EvidenceLevel.card
+    assert read_remark("card metadata, nothing else").level is EvidenceLevel.card
+
+
+def test_a_part_that_could_not_be_read_beside_a_partial_read_says_what_was_left() -> None:
+    remark = "Read the abstract and sections 1–3. The appendix is the part I could NOT read."
+    assert read_remark(remark).level is EvidenceLevel.partial
+    assert read_remark("could not read it, the PDF kept timing out").level is EvidenceLevel.unverified
+
+
+def test_a_read_of_the_abstract_and_named_sections_is_more_than_the_summary() -> None:
+    assert read_remark("Read the abstract and sections 1–3.").level is EvidenceLevel.partial
+    assert read_remark("Read the abstract.").level is EvidenceLevel.summary
+    assert read_remark("只看了摘要").level is EvidenceLevel.summary
+
+
+def test_a_url_ends_where_cjk_text_runs_on_after_it() -> None:
+    remark = "论文（v1，https://arxiv.invalid/abs/2701.18842），正文加附录我从头读到尾。"
+    assert read_remark(remark).level is EvidenceLevel.verified
+    assert markers.strip_urls("见 https://a.invalid/x?y=1，没读").endswith("，没读")
+
+
+def test_a_count_of_labels_is_no_relayed_mark() -> None:
+    assert not any(h.marker.kind == "relay" for h in markers.find("每对语言上人工标了 2,000 篇做评估"))
+    assert any(h.marker.kind == "relay" for h in markers.find("上游标了待核"))
+
+
+def test_ranking_what_an_item_is_worth_after_a_full_read_is_no_doubt() -> None:
+    full = "正文加附录我从头读到尾。我觉得最值钱的是语言识别：两阶段分类器。"
+    assert read_remark(full).level is EvidenceLevel.verified
+    # the other side: without a full read the hedge stands, and beside a clause on numbers it doubts them
+    assert read_remark("我觉得最值钱的是语言识别").level is EvidenceLevel.unverified
+    assert read_remark("正文读完了。我觉得最值钱的是那个数字，不过数字可能有问题").level is EvidenceLevel.unverified
+
+
+STATUS_TABLE = """Engineering screen — oskar
+
+1. EgoLatent (arXiv:2701.11385)
+   https://arxiv.invalid/abs/2701.11385
+   Read the whole thing, appendix included.
+
+2. Clickstorm (arXiv:2701.04471) — a GUI-agent benchmark. Not robotics.
+
+Status
+| # | item       | how far I read        | goes to  |
+|---|------------|-----------------------|----------|
+| 1 | EgoLatent  | full paper + appendix | robotics |
+| 2 | Clickstorm | abstract              | agent    |
+"""
+
+
+def test_a_status_table_under_a_list_is_not_the_last_items_text() -> None:
+    items = split_note("inbox/oskar/n.md", STATUS_TABLE)
+    assert [i.title.split(" (")[0] for i in items] == ["EgoLatent", "Clickstorm"]
+    assert "full paper" not in items[1].text
+    assert items[1].reading.read_in_full is False
+
+
+PARAGRAPHS = """# datasets 雷达 · 2/6 下午（wenhui）
+
+今天主要看 Brackish-Web，论文 arXiv:2701.18842（https://arxiv.invalid/abs/2701.18842），正文从头读到尾。
+
+OpenLoom-CC v2（arXiv:2611.05528）顺带复查了一下，规模和文档里记的一致。
+
+还有一点没法下结论：论文第 6 节说语料对常见评测集做过去污染，用的是 13-gram 重合，这个正好是我们 3.2 说的那种只能证明没有字面重合的做法，引了 QuaRot（arXiv:2404.00456）。
+"""
+
+
+def test_paragraphs_under_a_title_are_items_when_a_url_or_an_opening_arxiv_id_brings_them_in() -> None:
+    items = split_note("inbox/wenhui/n.md", PARAGRAPHS)
+    assert len(items) == 2
+    assert "OpenLoom-CC v2" in items[1].text
+    # an id deep in a paragraph is a reference of its text, not an item's pointer
+    assert not any("QuaRot" in i.text for i in items)
