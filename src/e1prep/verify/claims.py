@@ -216,7 +216,9 @@ class Claims(Citations):
                 out += self._quantity(path, tok, carried)
             elif tok.type == "section":
                 sid = "§" + re.sub(r"^(?:§|Section|Sec\.|章节)\s*", "", tok.text, flags=re.I).split("-")[0].strip()
-                if sid not in self.section_ids:
+                # a source's own section, quoted from the note that read it (``How far I got: §2, §3``), is
+                # no claim about the living document
+                if sid not in self.section_ids and not self._quoted_section(tok.text, grounds):
                     out.append(
                         Violation(
                             path=path,

@@ -411,6 +411,11 @@ class Grounding:
                     out.append(name)
         return tuple(out)
 
+    def _quoted_section(self, ref: str, grounds: list[MaterialFacts]) -> bool:
+        """Whether a section reference stands, as written, in one of the object's own materials (not the
+        living document): the source's section, quoted by the note that read it."""
+        return any(f.material.path != self.doc.path and f.contains(ref) for f in grounds)
+
     def _grounded(self, token: str, grounds: list[MaterialFacts]) -> bool:
         if self.bookkeeping.is_word(token) or any(f.contains(token) for f in grounds) or self._in_header(token):
             return True
