@@ -287,3 +287,114 @@ def test_a_source_section_quoted_from_its_note_is_no_claim_about_the_document() 
     # the other side: a section neither the document nor the note has is still refused
     quoting.points.append("归入 §9.9。")
     assert "section-unknown" in {v.rule for v in verifier.verify(brief).violations}
+
+
+DAYS = """# recsys 雷达 · 2/9 – 2/11
+
+## 2月9日（周一）
+
+群里转了《2027 生成式推荐落地全解》 https://blog.invalid/a/1 （全文）。是 2024 年的旧文。
+
+## 2月11日（周三）
+
+Odile 挑出来的 Lodestar，我下午读完了：arXiv:2702.04415 https://arxiv.invalid/abs/2702.04415 （全文）。
+
+它做了两件事。一是沿着 SessionGR（arXiv:2612.18840）的思路，把语义 ID 建在会话片段上。
+
+主表 Recall@10 0.0712，SessionGR 是 0.0667。我的看法：可以进 B.2。
+"""
+
+WEEK = """# quant 周记 W04
+
+## 1/25 周一
+
+- [全] MixEx: Frequency-Aware Mixed-Precision Quantization
+  arXiv:2612.09317 https://arxiv.invalid/abs/2612.09317
+- [abs] QDraft: Quantized Draft Heads https://arxiv.invalid/abs/2701.03890
+
+## 1/26 周二
+
+- MixEx 复现：平均差 0.4 点
+"""
+
+
+def test_a_logs_day_is_no_item_its_items_are() -> None:
+    items = split_note("inbox/linlan/n.md", DAYS)
+    assert [i.title[:10] for i in items] == ["2027 生成式推荐", "Odile 挑出来的"]
+    # the day's one item keeps the day's text: its body, its numbers, its filing
+    assert "0.0712" in items[1].text and "可以进 B.2" in items[1].text
+    week = split_note("inbox/kai/n.md", WEEK)
+    assert [i.title.split(":")[0] for i in week] == ["[全] MixEx", "[abs] QDraft", "1/26 周二"]
+
+
+def test_one_dated_heading_is_an_items_title() -> None:
+    # a single date heading has no sibling days: it stays what it is
+    titles = [
+        i.title for i in split_note("inbox/x/n.md", "# log\n\n## 2月9日 Lodestar\n\nhttps://a.invalid/1 全文读完\n")
+    ]
+    assert titles == ["2月9日 Lodestar"]
+
+
+DIGEST = """gh notifications, pasted. my line under each.
+
+---
+
+From: tessera-lang/tessera <notifications@github.invalid>
+To: tessera-lang/tessera <tessera@noreply.github.invalid>
+Subject: [tessera-lang/tessera] Release v0.4.0 - tessera-lang/tessera
+
+## Tessera v0.4.0
+
+AMD backend (beta).
+
+Reply to this email directly, view it on GitHub:
+https://github.invalid/tessera-lang/tessera/releases/tag/v0.4.0
+
+-- ines: read the whole release page.
+
+---
+
+From: apache/tvm <notifications@github.invalid>
+To: apache/tvm <tvm@noreply.github.invalid>
+Subject: [apache/tvm] Release v1.0.0-rc0 - apache/tvm
+
+Reply to this email directly, view it on GitHub:
+https://github.invalid/apache/tvm/releases/tag/v1.0.0-rc0
+
+-- ines: just the subject line.
+"""
+
+
+def test_pasted_messages_parted_by_breaks_are_one_item_each_titled_by_their_subjects() -> None:
+    items = split_note("inbox/ines/n.md", DIGEST)
+    assert [i.title for i in items] == ["Release v0.4.0 - tessera-lang/tessera", "Release v1.0.0-rc0 - apache/tvm"]
+    assert items[1].group == ""  # the first message's headings are its own text, no group of the next
+    # the other side: parts with no header are no messages
+    parts = "SALT 全文读完 https://arxiv.invalid/abs/1\n\n---\n\n顺手: RotKV (2611.04872) 出了v2\n"
+    assert all(i.recogniser != "message" for i in split_note("inbox/lin/n.md", parts))
+
+
+def test_lettered_sections_count_by_their_letters() -> None:
+    doc = parse_knowledge(
+        "organized/knowledge/rl.md",
+        "# rl\n\n## A 算法\n\n### A1 PPO\n\n### A2 GRPO\n\n## B 奖励\n\n### B.1 RLVR\n\n## C 系统\n",
+    )
+    assert [s.id for s in doc.sections] == ["§A", "§A1", "§A2", "§B", "§B.1", "§C"]
+    assert routed_id("§B.1（RLVR）") == "§B.1" and routed_id("§A（算法）") == "§A"
+
+
+def test_headings_that_open_with_a_word_are_no_letters() -> None:
+    doc = parse_knowledge("organized/knowledge/x.md", "# x\n\n## A note on KV\n\n## I think\n\n## §1 引擎\n")
+    assert [s.id for s in doc.sections] == ["§1"]
+
+
+def test_someone_awaited_has_relayed_nothing() -> None:
+    remark = "Read the whole paper. I wouldn't call the gap closed until someone reads §5."
+    assert read_remark(remark).level is EvidenceLevel.verified
+    assert read_remark("someone in #rag said it is 2x faster").level is EvidenceLevel.unverified
+
+
+def test_a_heading_that_holds_an_arxiv_id_is_an_item_without_a_url() -> None:
+    note = "# radar\n\n## arXiv:2701.14652 — MegaFuse\n\nRead: abstract.\n\n"
+    note += "## arXiv:2612.20871 v2 — XferCost\n\nRead: diffed.\n"
+    assert [i.title.split(" — ")[-1] for i in split_note("inbox/radu/n.md", note)] == ["MegaFuse", "XferCost"]

@@ -33,12 +33,13 @@ _SECTION_NUM = re.compile(
     r"(?(open)\s*[\]】])(?:[.、)｜|·:：—–-]|\s|节|$)",
     re.I,
 )
-#: a section's id as the brief and the notes write it: ``§`` and the number, which may carry the document's
-#: letter prefix (``§1.2``, ``§S2.2``); the id without its ``§`` is group 1
-SECTION_ID = r"§\s*((?:[A-Za-z]{1,2}(?=\d))?\d+(?:\.\d+)*)"
-#: a heading numbered after a letter prefix (``S2.2 间接注入``, ``Q1.2 硬件矩阵``): a section number only when
-#: the document's sibling headings share the prefix (:func:`_section_prefix`), never by the shape alone
-_PREFIXED_NUM = re.compile(r"^(?P<prefix>[A-Za-z]{1,2})(?P<n>\d+(?:\.\d+)*)(?!\.?\d)(?:[.、)｜|·:：—–-]|\s|$)")
+#: a section's id as the brief and the notes write it: ``§`` and the number, which may be lettered as the
+#: document letters it (``§1.2``, ``§S2.2``, ``§B.1``, ``§C4``, ``§A``); the id without its ``§`` is group 1
+SECTION_ID = r"§\s*((?:[A-Z]{1,2}\.?)?\d+(?:\.\d+)*|[A-Z](?![A-Za-z0-9]))"
+#: a heading numbered with letters (``S2.2 间接注入``, ``Q1.2 硬件矩阵``, ``B.1 语义 ID``, ``C4 系统``, ``A. 读法``): a
+#: section number only when the document's sibling headings are lettered so (:func:`_lettering`), never by
+#: the shape alone
+_LETTERED_NUM = re.compile(r"^(?P<letters>[A-Z]{1,2})(?P<n>\.?\d+(?:\.\d+)*)?(?!\.?\d)\.?(?:[、)｜|·:：—–-]|\s|$)")
 #: a paragraph led by a bold subsection number and title (``**§2.1 FlashAttention lineage** — …``): a writer
 #: who numbers subsections in bold, not as headings; it runs to the next such paragraph or heading
 _BOLD_SECTION = re.compile(r"^\*\*§\s*(\d+(?:\.\d+)+)(?!\.?\d)\s*([^*\n]*)\*\*")
@@ -312,27 +313,40 @@ class KnowledgeDoc:
         return arxiv in self.anchors
 
 
-def _section_prefix(lines: list[str]) -> str:
-    """The letter prefix the document's section numbers carry (``S`` of ``## S2`` … ``### S2.2``), when three
-    or more headings share it and one of them numbers a subsection; else ``""``. Told by the siblings: a
+#: how a document letters its sections: one prefix before every number (``S``: ``S1``, ``S2.2``), or a letter
+#: that counts the top-level sections (``*``: ``A``, ``B.1``, ``C4``)
+_COUNTING_LETTERS = "*"
+
+
+def _lettering(lines: list[str]) -> str:
+    """How the document's section numbers are lettered, told by its sibling headings (three or more lettered
+    headings, one of them a subsection): the one prefix they all share (``S`` of ``## S2`` … ``### S2.2``), or
+    ``*`` when single letters count the top-level sections (``## A``, ``## B``, ``### B.1``); else ``""``. A
     lone ``## H100 租赁`` or ``## Q4 计划`` numbers nothing."""
     found: Counter[str] = Counter()
     nested: set[str] = set()
     for line in lines:
-        if line.startswith("#") and (h := _HEADING.match(line)) and (m := _PREFIXED_NUM.match(h.group(2))):
-            found[m.group("prefix")] += 1
-            if "." in m.group("n"):
-                nested.add(m.group("prefix"))
-    best = [p for p, count in found.most_common() if count >= 3 and p in nested]
-    return best[0] if best else ""
+        if line.startswith("#") and (h := _HEADING.match(line)) and (m := _LETTERED_NUM.match(h.group(2))):
+            found[m.group("letters")] += 1
+            if m.group("n"):
+                nested.add(m.group("letters"))
+    # letters that count: two or more single letters, each opening a section and what it holds
+    counters = [p for p, count in found.items() if len(p) == 1 and count >= 2]
+    if len(counters) >= 2 and nested & set(counters):
+        return _COUNTING_LETTERS
+    shared = [p for p, count in found.most_common() if count >= 3 and p in nested]
+    return shared[0] if shared else ""
 
 
-def _section_number(title: str, prefix: str) -> tuple[re.Match[str] | None, str]:
-    """A heading's section number and its id (``§1.2``; ``§S2.2`` in a document whose prefix is ``S``)."""
+def _section_number(title: str, lettering: str) -> tuple[re.Match[str] | None, str]:
+    """A heading's section number and its id (``§1.2``; ``§S2.2``, ``§B.1`` in a lettered document)."""
     if (num := _SECTION_NUM.match(title)) is not None:
         return num, "§" + num.group("n")
-    if prefix and (num := _PREFIXED_NUM.match(title)) is not None and num.group("prefix") == prefix:
-        return num, "§" + prefix + num.group("n")
+    if not lettering or (num := _LETTERED_NUM.match(title)) is None:
+        return None, ""
+    letters, n = num.group("letters"), num.group("n") or ""
+    if letters == lettering or (lettering == _COUNTING_LETTERS and len(letters) == 1):
+        return num, "§" + letters + n
     return None, ""
 
 
@@ -347,7 +361,7 @@ def parse_knowledge(path: str, text: str) -> KnowledgeDoc:
             break
     raw: list[tuple[int, int, str, str]] = []
     heads: list[tuple[int, int]] = []
-    prefix = _section_prefix(lines)
+    lettering = _lettering(lines)
     numbered = ""  # the id of the last numbered heading: a bold lead-in may number a subsection of it
     for n, line in enumerate(lines, start=1):
         h = _HEADING.match(line)
@@ -359,7 +373,7 @@ def parse_knowledge(path: str, text: str) -> KnowledgeDoc:
             continue
         heads.append((n, len(h.group(1))))
         title = h.group(2)
-        num, sid = _section_number(title, prefix)
+        num, sid = _section_number(title, lettering)
         numbered = sid
         if num:
             raw.append((n, len(h.group(1)), sid, title[num.end() :].strip(" ：:-—–｜|·、")))

@@ -854,16 +854,18 @@ def _quotes_a_title(text: str, quoted: re.Match[str]) -> bool:
     return not _PART_AFTER.match(text, quoted.end())
 
 
-#: how far into a paragraph's first line an arXiv id brings the paragraph's item in
+#: how far into a paragraph's first line, and its first sentence, an arXiv id brings the paragraph's item
+#: in (``OpenLoom-CC v2（arXiv:2611.05528）顺带复查了一下``; not ``它做了两件事。一是沿着 SessionGR（arXiv:…）``)
 _BRINGS_IN = 80
+_SENTENCE_END = re.compile(r"[。！？!?]|\.\s")
 
 
 def _prose_spans(lines: list[str], urls: _UrlLines) -> list[_Span]:
     """Prose items, where no other layout fits: in a note of paragraphs only (no heading but its title
     line, no list, table or quote), each paragraph that holds a URL or an arXiv id is an item, titled by the
     title its first two lines quote or else by its first sentence (after a short run-in label such as
-    ``Worth your time.``). An arXiv id brings an item in where the paragraph opens (``OpenLoom-CC v2
-    （arXiv:2611.05528）顺带复查了一下``); one deep in a paragraph is a reference of its text."""
+    ``Worth your time.``). An arXiv id brings an item in from the paragraph's first sentence (``OpenLoom-CC
+    v2（arXiv:2611.05528）顺带复查了一下``); one later in a paragraph is a reference of its text."""
     first = next((i for i, line in enumerate(lines) if line.strip()), 0)
     titled = _heading(lines[first]) is not None if lines else False  # ``# datasets 雷达 · 2/6``: the note's title
     if any(_STRUCTURED_LINE.match(line) for line in lines[first + 1 if titled else 0 :]):
@@ -876,7 +878,7 @@ def _prose_spans(lines: list[str], urls: _UrlLines) -> list[_Span]:
         if line.strip() and start is None:
             start = i
         elif not line.strip() and start is not None:
-            if urls.any(start, i) or arxiv_ids(lines[start][:_BRINGS_IN]):
+            if urls.any(start, i) or arxiv_ids(_SENTENCE_END.split(lines[start][:_BRINGS_IN], maxsplit=1)[0]):
                 text = " ".join(lines[start:i])
                 # a title is quoted where the paragraph brings the item in: its first two lines
                 opening = " ".join(lines[start : min(i, start + 2)])
@@ -974,9 +976,13 @@ def _refine(lines: list[str], spans: list[_Span], urls: _UrlLines, tables: list[
     starts = [t.start for t in tables]
     groups: set[int] = set()  # the levels of headings split into their items: group headings
     dropped: list[tuple[int, _Span]] = []  # (where in ``out``, heading) of headings that point at nothing
+    days = sum(1 for span in spans if _DAY_HEADING.match(span.title)) >= 2
     for span in spans:
         first = span.start + 1  # the heading's own line is not inside it
         inner = lines[first : span.end]
+        if days and _DAY_HEADING.match(span.title):
+            out.extend(_day_items(span, inner, first))
+            continue
         rows = tables[bisect.bisect_left(starts, first) : bisect.bisect_left(starts, span.end)]
         own_rows = [_Span(t.title, t.start - first, t.end - first, t.recogniser, t.check, t.cells) for t in rows]
         sub = _several_with_url(own_rows, inner, first, urls)
@@ -988,11 +994,33 @@ def _refine(lines: list[str], spans: list[_Span], urls: _UrlLines, tables: list[
         if sub and not own_url:
             out.extend(_Span(s.title, s.start + first, s.end + first, s.recogniser, s.check, s.cells) for s in sub)
             groups.add(_heading_level(lines[span.start]))
-        elif own_url or urls.any(first, span.end) or re.match(r"^(?:\d{1,3}[.)、]|[①-⑳])", span.title):
+        elif (
+            own_url
+            or urls.any(first, span.end)
+            or re.match(r"^(?:\d{1,3}[.)、]|[①-⑳])", span.title)
+            or arxiv_ids(span.title)  # ``## arXiv:2701.14652 — MegaFuse``: a pointer of its own, if no URL
+        ):
             out.append(span)
         else:
             dropped.append((len(out), span))
     return _sibling_groups(lines, out, dropped, groups) if groups and dropped else out
+
+
+#: a heading that is a day of a log (``## 2月11日（周三）``, ``## 1/25 周一``, ``### 2027-01-14``, ``## Tue 10 Feb``)
+_DAY_HEADING = re.compile(
+    r"^(?:(?:\d{4}[-/.年])?\d{1,2}[-/.月]\d{1,2}日?|(?:周|星期)[一二三四五六日天]|"
+    r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?\s+\d{1,2}\b)(?=[\s（(,，·]|$)"
+)
+
+
+def _day_items(span: _Span, inner: list[str], first: int) -> list[_Span]:
+    """A log's day (sibling headings that are dates) is no item: it holds the day's items, read by their own
+    structure when it gives two or more; else the day's text is one item, titled by what it is about (its
+    one item's title), not by its date."""
+    found = _spans_of(inner) or _prose_spans(inner, _UrlLines(inner))
+    if len(found) >= 2:
+        return [_Span(s.title, s.start + first, s.end + first, s.recogniser, s.check, s.cells) for s in found]
+    return [replace(span, title=found[0].title)] if found else [span]
 
 
 def _heading_level(line: str) -> int:
@@ -1122,6 +1150,23 @@ def _without_footnotes(lines: list[str], spans: list[_Span]) -> list[_Span]:
 _THEMATIC_BREAK = re.compile(r"^\s{0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 
 
+def _message_digest(lines: list[str]) -> list[_Span]:
+    """The messages of a note of pasted e-mails parted by thematic breaks (notifications, each with its
+    ``From:`` / ``Subject:`` header and the reader's line under it): two or more parts that open with a
+    message's header are one item each, titled by its subject; a part with no header (a preamble) is none."""
+    breaks = [i for i, line in enumerate(lines) if _THEMATIC_BREAK.match(line)]
+    if not breaks:
+        return []
+    bounds = [-1, *breaks, len(lines)]
+    spans = []
+    for a, b in pairwise(bounds):
+        part = lines[a + 1 : b]
+        found = message(part)
+        if found is not None:
+            spans.append(_Span(found[0], a + 1, b, "message"))
+    return spans if len(spans) >= 2 else []
+
+
 def _parted_by_breaks(lines: list[str], spans: list[_Span]) -> list[_Span]:
     """The items, where the writer parts the note by thematic breaks: an item that runs over a break into
     a part where no item of its own starts, and that points at something of its own (a URL, an arXiv id, a
@@ -1157,8 +1202,9 @@ def _points_at_something(part: list[str]) -> bool:
 def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     """Items of a note: headings, numbered lists, table rows or bullets with a URL, whichever fits."""
     lines = _plain_markup(body.split("\n"))
-    best = _spans_of(lines)
-    mail = message(lines)
+    digest = _message_digest(lines)
+    best = digest or _spans_of(lines)
+    mail = None if digest else message(lines)
     own = [ln for ln in mail[1] if not _QUOTE_MARKS.match(ln)] if mail else []
     unquoted = _unquoted(lines, best)
     if mail is not None and _UrlLines(lines).count(best) < 2 and (_UrlLines(own).total() or not (best or unquoted)):
@@ -1177,7 +1223,7 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
         title = next((ln for ln in lines if ln.strip()), "")
         best = [_Span(title.lstrip("# "), 0, len(lines), "whole-note")]
     item_labels = _retitle_labelled(lines, best)
-    groups = _groups(lines, best)
+    groups = [""] * len(best) if digest else _groups(lines, best)  # a message's headings are its own text
     inside = {i for span in best for i in range(span.start, span.end)}
     texts = ["\n".join(lines[span.start : span.end]).strip("\n") for span in best]
     numbers = [_ev.item_number(t) or n for n, t in enumerate(texts, start=1)]
