@@ -398,3 +398,55 @@ def test_a_heading_that_holds_an_arxiv_id_is_an_item_without_a_url() -> None:
     note = "# radar\n\n## arXiv:2701.14652 — MegaFuse\n\nRead: abstract.\n\n"
     note += "## arXiv:2612.20871 v2 — XferCost\n\nRead: diffed.\n"
     assert [i.title.split(" — ")[-1] for i in split_note("inbox/radu/n.md", note)] == ["MegaFuse", "XferCost"]
+
+
+SHEET = """# screen (hardware)
+
+pasted from my sheet, depth = how far I got
+
+name,link,depth,note
+Halvard Tern-2 datasheet,https://halvard.invalid/tern-2.pdf,full,"vendor PDF, all 9 pages. 350 W TDP"
+Corvane LumaLink whitepaper,https://corvane.invalid/lumalink,toc,"registration wall, only saw the TOC"
+"""
+
+PROSE_WITH_COMMAS = """# notes
+
+Read it, liked it, filed it, moved on: https://a.invalid/x
+Another one, shorter, also fine: https://a.invalid/y
+"""
+
+
+def test_a_pasted_sheet_under_a_header_that_names_columns_is_a_table() -> None:
+    items = split_note("inbox/oskar/n.md", SHEET)
+    assert [i.title for i in items] == ["Halvard Tern-2 datasheet", "Corvane LumaLink whitepaper"]
+    assert items[0].url == "https://halvard.invalid/tern-2.pdf"  # the next cell is no part of the URL
+    assert items[0].reading.read_in_full and items[1].evidence is EvidenceLevel.partial
+    # lines stay as written: a quote from the row is verbatim in the note
+    assert items[0].text in SHEET
+    tsv = "item\ttype\tlink\tstatus\nSonorant 2\tvendor API\thttps://s.invalid/2\t官方博客\n"
+    assert [i.title for i in split_note("inbox/mira/n.md", tsv)] == ["Sonorant 2"]
+
+
+def test_lines_with_commas_whose_first_names_no_columns_are_no_sheet() -> None:
+    items = split_note("inbox/x/n.md", PROSE_WITH_COMMAS)
+    assert all(i.recogniser != "table" for i in items)
+
+
+def test_a_url_keeps_a_comma_only_where_it_goes_on() -> None:
+    from e1prep.read.notes import URL_RE
+
+    assert URL_RE.findall('https://h.invalid/d.pdf,full,"vendor"') == ["https://h.invalid/d.pdf"]
+    assert URL_RE.findall("https://x.invalid/a?ids=1,2,3 ok") == ["https://x.invalid/a?ids=1,2,3"]
+    assert URL_RE.findall("https://x.invalid/a,b/c") == ["https://x.invalid/a,b/c"]
+
+
+def test_a_depth_column_is_the_check_and_its_whole_read_may_say_what_it_took_in() -> None:
+    table = (
+        "| # | 标题 | depth | 说了什么 |\n|---|---|---|---|\n"
+        "| 1 | ReLay: Layer-Pruned Late Interaction | 全文（含附录 B） | BEIR-13 55.4 |\n"
+    )
+    items = split_note("inbox/wen/n.md", table)
+    assert items[0].check_cell == "全文（含附录 B）"
+    assert items[0].reading.read_in_full
+    # the other side: a part named in the parenthesis lowers it
+    assert read_remark("全文（只看了摘要）").level is EvidenceLevel.summary

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import csv
 import functools
 import re
 from collections import Counter
@@ -34,7 +35,9 @@ from .mail import message
 from .numbers import identifiers
 from .scope import QUOTED_CLAIM
 
-URL_RE = re.compile(r"https?://[^\s<>()\[\]（）【】\"'`，。；、|]+")
+#: a URL; a comma stays in it only where the URL goes on after it (``?ids=1,2``, ``/a,b/c``), not where a pasted
+#: sheet's next cell begins (``…/datasheet.pdf,full,"vendor PDF"``)
+URL_RE = re.compile(r"https?://(?:[^\s<>()\[\]（）【】\"'`，。；、|,]|,(?=\d|[^\s<>()\[\]（）【】\"'`，。；、|,]*[/?=&#]))+")
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 #: what a line holds besides a URL when it is only the URL: link marks, brackets, punctuation, spaces
 _URL_ONLY_REST = re.compile(r"[\s<>()\[\]（）【】《》\"'`*_.,;:!?，。；：！？、·|\-–—]*")
@@ -398,15 +401,20 @@ def _table_spans(lines: list[str]) -> tuple[list[_Span], list[list[str]]]:
     header: list[str] | None = None
     meanings: list[str | None] = []  # what each header cell names, read once per table
     known: dict[tuple[str, ...], list[str | None]] = {}  # a repeated header (a pasted dump) is read once
+    sheet = _sheet_rows(lines)
     for i, line in enumerate(lines):
-        m = _TABLE_ROW.match(line)
-        if not m:
+        sheet_cells = sheet.get(i)
+        m = _TABLE_ROW.match(line) if sheet_cells is None else None
+        if not m and sheet_cells is None:
             header, meanings = None, []
             continue
-        if _TABLE_SEP.match(line):
+        if sheet_cells is None and _TABLE_SEP.match(line):
             continue
-        cells = _cells(line)
-        if header is None and i + 1 < len(lines) and _TABLE_SEP.match(lines[i + 1]):
+        cells = sheet_cells if sheet_cells is not None else _cells(line)
+        if header is None and (
+            (sheet_cells is not None and i - 1 not in sheet)
+            or (sheet_cells is None and i + 1 < len(lines) and _TABLE_SEP.match(lines[i + 1]))
+        ):
             header = cells
             meanings = _column_meanings(header, known)
             continue
@@ -1101,6 +1109,55 @@ def _plain_markup(lines: list[str]) -> list[str]:
         if style[1]:
             out[i - 1] = ""
     return out
+
+
+#: the longest line read as a pasted sheet's header (``name,link,depth,note``)
+_SHEET_HEADER_MAX = 160
+
+
+def _sheet_rows(lines: list[str]) -> dict[int, list[str]]:
+    """The cells of a pasted spreadsheet's lines, by line: a run of two or more lines that split (CSV quoting
+    kept; tabs first) into the same number of cells, three or more, the first a header that names columns
+    (:func:`_names_columns`). The lines stay as written (quotes are verbatim); only their cells are read."""
+    rows: dict[int, list[str]] = {}
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        sep = "\t" if "\t" in line else "," if "," in line else None
+        # a header is a short line of three or more cells: most lines with a comma are prose, read no further
+        short = sep is not None and len(line) <= _SHEET_HEADER_MAX and line.count(sep) >= 2
+        header = _sheet_cells(line, sep) if short and not line.lstrip().startswith("|") else None
+        if header is None or len(header) < 3 or not _names_columns(header):
+            i += 1
+            continue
+        block = {i: header}
+        end = i + 1
+        while end < len(lines) and (row := _sheet_cells(lines[end], sep)) is not None and len(row) == len(header):
+            block[end] = row
+            end += 1
+        if len(block) >= 2:
+            rows.update(block)
+        i = end
+    return rows
+
+
+def _sheet_cells(line: str, sep: str | None) -> list[str] | None:
+    if not sep or sep not in line or not line.strip():
+        return None
+    if sep == "\t":
+        return [c.strip() for c in line.split("\t")]
+    try:
+        return [c.strip() for c in next(csv.reader([line], skipinitialspace=True))]
+    except csv.Error:
+        return None
+
+
+def _names_columns(header: list[str]) -> bool:
+    """Whether a row is a table's header by what its cells mean: half of them or more name columns
+    (``writing.toml [columns]``), one a title or a link (``name,link,depth,note``; ``item  type  link …``)."""
+    meanings = [lexicon().column_meaning(h) for h in header]
+    named = [m for m in meanings if m is not None]
+    return 2 * len(named) >= len(header) and bool({"title", "url"} & set(named))
 
 
 def _plain_field(line: str) -> str:
