@@ -450,3 +450,43 @@ def test_a_depth_column_is_the_check_and_its_whole_read_may_say_what_it_took_in(
     assert items[0].reading.read_in_full
     # the other side: a part named in the parenthesis lowers it
     assert read_remark("全文（只看了摘要）").level is EvidenceLevel.summary
+
+
+FEED = """# arXiv cs.AR feed, Fri 20 Feb
+
+Only one I actually read; the rest is for the queue.
+
+- arXiv:2702.03318 — *ThermoCap: Coolant-Temperature-Aware Power Capping*
+  - Read the whole PDF (12 pages + appendix), not just the abstract.
+  - Result: **7.8% higher sustained throughput**. Authors are from a university, not a chip vendor.
+- arXiv:2702.01877 — *Photonic In-Network All-Reduce* — title only, didn't open.
+"""
+
+FIELDED = """## Megatron-Core core_r0.17.0
+- rel notes rd in full
+- cf KB §2.1: Moonlight ~2× (author claim, arXiv:2502.16982). diff setups
+- https://github.invalid/NVIDIA/Megatron-LM/releases/tag/core_r0.17.0
+
+## DAPO re-rd
+- re-rd §3 (arXiv:2503.14476) for Skein discussion. nothing new
+"""
+
+
+def test_list_items_that_open_with_an_arxiv_id_and_a_title_are_items_without_urls() -> None:
+    items = split_note("inbox/ravi/n.md", FEED)
+    assert len(items) == 2 and "ThermoCap" in items[0].title
+    # who the authors are not is no vendor limitation
+    assert items[0].reading.read_in_full and items[0].evidence is EvidenceLevel.verified
+
+
+def test_an_arxiv_id_inside_a_bullet_does_not_make_it_an_item() -> None:
+    items = split_note("inbox/dmitri/n.md", FIELDED)
+    assert items[0].title.startswith("Megatron-Core")
+
+
+def test_a_vendor_word_is_denied_only_as_what_the_source_is_not() -> None:
+    assert read_remark("Read the whole PDF. Not vendor numbers.").level is EvidenceLevel.verified
+    assert read_remark("全文读完，作者不是厂商。").level is EvidenceLevel.verified
+    # the other side: a negated verb beside the vendor word denies nothing
+    assert read_remark("read the whole thing; do not trust vendor numbers").level is EvidenceLevel.vendor
+    assert read_remark("全文读完，数字是厂商的").level is EvidenceLevel.vendor

@@ -595,12 +595,27 @@ def negated(text: str, hit: Hit, hits: list[Hit]) -> bool:
 _DENIABLE = frozenset({"summary", "snippet"})
 
 
+#: the negators that say what something is not (``not``, ``no``, ``不是``, ``非``), and the gap after one that
+#: still names what it is not (``not a chip vendor``, ``不是厂商``); ``don't trust vendor numbers`` is no such
+_NOT_BEING = frozenset({"not", "no", "不是", "非"})
+_NOT_A = re.compile(r"\s*(?:(?:a|an|the)\s+(?:[A-Za-z-]+\s+)?)?", re.I)
+
+
 def denied(text: str, hit: Hit, hits: list[Hit]) -> bool:
     """A limitation denied by a negator right before it, as :func:`negated` places one (``附录也翻了，不是只看
     摘要``): it says what the reading was not, and limits nothing."""
+    negators = [h for h in hits if h.marker.kind == "negation"]
+    if hit.marker.kind == "vendor":
+        # who the source is not (``not a chip vendor``, ``不是厂商``): a negation of being, right before it
+        return any(
+            other.end <= hit.start
+            and text[other.start : other.end].lower() in _NOT_BEING
+            and _NOT_A.fullmatch(text[other.end : hit.start]) is not None
+            for other in negators
+        )
     if hit.marker.kind not in _DENIABLE:
         return False
-    return negated(text, hit, [h for h in hits if h.marker.kind == "negation"])
+    return negated(text, hit, negators)
 
 
 def expand_symbols(text: str, legend: Mapping[str, str] | None) -> str:

@@ -37,7 +37,9 @@ from .scope import QUOTED_CLAIM
 
 #: a URL; a comma stays in it only where the URL goes on after it (``?ids=1,2``, ``/a,b/c``), not where a pasted
 #: sheet's next cell begins (``…/datasheet.pdf,full,"vendor PDF"``)
-URL_RE = re.compile(r"https?://(?:[^\s<>()\[\]（）【】\"'`，。；、|,]|,(?=\d|[^\s<>()\[\]（）【】\"'`，。；、|,]*[/?=&#]))+")
+URL_RE = re.compile(
+    r"https?://(?:[^\s<>()\[\]（）【】\"'`，。；、|,]|,(?=\d|[^\s<>()\[\]（）【】\"'`，。；、|,]*[/?=&#]))+"
+)
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 #: what a line holds besides a URL when it is only the URL: link marks, brackets, punctuation, spaces
 _URL_ONLY_REST = re.compile(r"[\s<>()\[\]（）【】《》\"'`*_.,;:!?，。；：！？、·|\-–—]*")
@@ -514,10 +516,17 @@ def _heading_spans(lines: list[str]) -> list[_Span]:
 _FIELD_LINE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*)?([^\s:：*]{1,12})(?:\*\*)?\s*[:：]")
 
 
+#: after an ``arXiv:`` label, an id and then a title after a dash: an item's opening line, not its field
+_TITLED_ID = re.compile(r"\s*\d{4}\.\d{4,5}(?:v\d+)?\s*[—–]+\s*\S")
+
+
 def _is_field_line(text: str) -> bool:
-    """A line that is one field of an item (``链接：…``, ``URL: …``, ``arXiv:…``), never an item itself."""
+    """A line that is one field of an item (``链接：…``, ``URL: …``, ``arXiv:…``), never an item itself. An
+    arXiv id that a title follows (``- arXiv:2702.03318 — *ThermoCap: …*``) opens an item: it is no field."""
     m = _FIELD_LINE.match(text)
-    return bool(m and lexicon().is_label(m.group(1)))
+    if not (m and lexicon().is_label(m.group(1))):
+        return False
+    return not _TITLED_ID.match(text, m.end())
 
 
 class _UrlLines:
@@ -563,6 +572,10 @@ class _UrlLines:
 _STATUS_BOX = re.compile(r"^\[(?:[xX ]|[^\w\s\]])?\]\s+")
 
 
+#: a list item's line that opens with an arXiv id (``- arXiv:2702.03318 — *ThermoCap …*``): its pointer
+_OPENING_ID = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\*\*)?(?:arxiv\s*[:：]?\s*)?\d{4}\.\d{4,5}(?!\d)", re.I)
+
+
 def _list_spans(
     lines: list[str],
     rx: re.Pattern[str],
@@ -590,7 +603,8 @@ def _list_spans(
             if not rx.match(lines[j]) and (_heading(lines[j]) or _table_after_blank(lines, j)):
                 end = j
                 break
-        if with_url is not None and not with_url.any(i, end):
+        # given ``with_url``, an item points at something: a URL in it, or an arXiv id opening it
+        if with_url is not None and not with_url.any(i, end) and not _OPENING_ID.match(lines[i]):
             continue
         spans.append(_Span(title, i, end, name))
     return spans
