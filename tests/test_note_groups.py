@@ -490,3 +490,51 @@ def test_a_vendor_word_is_denied_only_as_what_the_source_is_not() -> None:
     # the other side: a negated verb beside the vendor word denies nothing
     assert read_remark("read the whole thing; do not trust vendor numbers").level is EvidenceLevel.vendor
     assert read_remark("全文读完，数字是厂商的").level is EvidenceLevel.vendor
+
+
+CHECKLIST = """# eng screen 2/25
+
+- [x] R2L digit chunking — https://arxiv.invalid/abs/2701.11846 — read all 14 pp
+  - [x] groups digits in 3s from the right
+- [ ] Loom-256k (mira's link)
+  - [ ] tokenizer files public? page still says coming soon
+- [ ] MohengByte-7B blog (qiao's link)
+  - [ ] same login wall halfway down
+"""
+
+
+def test_list_items_that_hold_a_list_of_their_own_are_items_without_a_pointer() -> None:
+    titles = [i.title.split(" (")[0].split(" —")[0] for i in split_note("inbox/ravi/n.md", CHECKLIST)]
+    assert titles == ["R2L digit chunking", "Loom-256k", "MohengByte-7B blog"]
+    # the other side: a flat bullet with no pointer beside bullets with URLs is still no item
+    flat = "- Ferrite 0.5: https://a.invalid/1\n- QuietKV notes: https://a.invalid/2\n- lunch was good\n"
+    assert len(split_note("inbox/x/n.md", flat)) == 2
+
+
+def test_a_heading_whose_text_opens_with_an_arxiv_id_is_an_item() -> None:
+    note = (
+        "# edge radar\n\n## TierKV: Tiered KV Cache Paging\n\narXiv:2702.08817 · https://arxiv.invalid/abs/2702.08817\n\n"
+        "读到哪：全文读完。\n\n## Thermal-Aware Token Scheduling\n\narXiv:2702.11460\n\n只看到标题，没点开。\n"
+    )
+    assert [i.title for i in split_note("inbox/priya/n.md", note)] == [
+        "TierKV: Tiered KV Cache Paging",
+        "Thermal-Aware Token Scheduling",
+    ]
+
+
+RATED = """# blogs sweep
+
+1. https://orbis.invalid/blog/cinevo-2  trust: low
+Cinevo 2 from Orbis Studio. Launch post, read all of it.
+
+2. https://framecache.invalid/posts/notes  trust: high
+FrameCache authors' blog post. read.
+"""
+
+
+def test_a_rating_that_every_item_carries_is_no_title() -> None:
+    titles = [i.title for i in split_note("inbox/lulu/n.md", RATED)]
+    assert titles[0].startswith("Cinevo 2") and titles[1].startswith("FrameCache")
+    # the other side: one item's short field stays its title when no sibling carries it
+    one = "1. https://a.invalid/x  status: new\nSomething.\n\n2. https://a.invalid/y  Ferrite 0.5\nMore.\n"
+    assert split_note("inbox/x/n.md", one)[0].title == "status: new"

@@ -572,8 +572,19 @@ class _UrlLines:
 _STATUS_BOX = re.compile(r"^\[(?:[xX ]|[^\w\s\]])?\]\s+")
 
 
+#: a line that opens with an arXiv id (``arXiv:2702.11460 · https://…``): a section's pointer line
+_ID_LINE = re.compile(r"^\s*(?:arxiv\s*[:：]?\s*)?\d{4}\.\d{4,5}(?!\d)", re.I)
 #: a list item's line that opens with an arXiv id (``- arXiv:2702.03318 — *ThermoCap …*``): its pointer
 _OPENING_ID = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\*\*)?(?:arxiv\s*[:：]?\s*)?\d{4}\.\d{4,5}(?!\d)", re.I)
+
+
+#: a list item indented under another: a sub-bullet, a sub-task
+_NESTED_ITEM = re.compile(r"^[ \t]{2,}(?:[-*+]|\d{1,3}[.)])\s+\S")
+
+
+def _holds_a_list(lines: list[str], start: int, end: int) -> bool:
+    """Whether the lines of an item hold a list of its own (an indented bullet right under it)."""
+    return start < end and _NESTED_ITEM.match(lines[start]) is not None
 
 
 def _list_spans(
@@ -603,8 +614,14 @@ def _list_spans(
             if not rx.match(lines[j]) and (_heading(lines[j]) or _table_after_blank(lines, j)):
                 end = j
                 break
-        # given ``with_url``, an item points at something: a URL in it, or an arXiv id opening it
-        if with_url is not None and not with_url.any(i, end) and not _OPENING_ID.match(lines[i]):
+        # given ``with_url``, an item points at something: a URL in it, or an arXiv id opening it; or it holds
+        # a list of its own (``- [ ] Loom-256k`` over its ``  - [ ] …`` claims: the nesting makes it an item)
+        if (
+            with_url is not None
+            and not with_url.any(i, end)
+            and not _OPENING_ID.match(lines[i])
+            and not _holds_a_list(lines, i + 1, end)
+        ):
             continue
         spans.append(_Span(title, i, end, name))
     return spans
@@ -1020,7 +1037,10 @@ def _refine(lines: list[str], spans: list[_Span], urls: _UrlLines, tables: list[
             own_url
             or urls.any(first, span.end)
             or re.match(r"^(?:\d{1,3}[.)、]|[①-⑳])", span.title)
-            or arxiv_ids(span.title)  # ``## arXiv:2701.14652 — MegaFuse``: a pointer of its own, if no URL
+            # a pointer of its own, if no URL: in its title (``## arXiv:2701.14652 — MegaFuse``) or on the line
+            # that opens its text (``## Thermal-Aware Token Scheduling`` over ``arXiv:2702.11460``)
+            or arxiv_ids(span.title)
+            or _ID_LINE.match(next((ln for ln in inner if ln.strip()), "")) is not None
         ):
             out.append(span)
         else:
@@ -1221,6 +1241,27 @@ def _without_footnotes(lines: list[str], spans: list[_Span]) -> list[_Span]:
 _THEMATIC_BREAK = re.compile(r"^\s{0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 
 
+#: a title that is only a short field (``trust: low``, ``状态：已读``): a rating beside a URL, not a name
+_FIELD_TITLE = re.compile(r"^(?P<label>[A-Za-z]{1,16}|[\u3400-\u9fff]{1,4})\s*[:：]\s*\S{1,12}$")
+
+
+def _retitle_field_titles(lines: list[str], spans: list[_Span]) -> list[_Span]:
+    """Items whose titles are one short field that recurs in their siblings (``1. https://… trust: low``,
+    ``2. https://… trust: high``): the field is a rating, the title is the item's next line."""
+    labels = Counter(m["label"].lower() for s in spans if (m := _FIELD_TITLE.match(_clean_title(s.title))))
+    if not labels or max(labels.values()) < 2:
+        return spans
+    out = []
+    for span in spans:
+        m = _FIELD_TITLE.match(_clean_title(span.title))
+        if m and labels[m["label"].lower()] >= 2:
+            nxt = next((ln.strip() for ln in lines[span.start + 1 : span.end] if ln.strip()), None)
+            if nxt:
+                span = replace(span, title=sentence_head(nxt))
+        out.append(span)
+    return out
+
+
 def _message_digest(lines: list[str]) -> list[_Span]:
     """The messages of a note of pasted e-mails parted by thematic breaks (notifications, each with its
     ``From:`` / ``Subject:`` header and the reader's line under it): two or more parts that open with a
@@ -1290,6 +1331,7 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     best = best or _prose_spans(lines, _UrlLines(lines))  # prose only where nothing else fits
     best = _without_footnotes(lines, best)
     best = _parted_by_breaks(lines, best)
+    best = _retitle_field_titles(lines, best)
     if not best and body.strip():
         title = next((ln for ln in lines if ln.strip()), "")
         best = [_Span(title.lstrip("# "), 0, len(lines), "whole-note")]
