@@ -538,3 +538,17 @@ def test_a_rating_that_every_item_carries_is_no_title() -> None:
     # the other side: one item's short field stays its title when no sibling carries it
     one = "1. https://a.invalid/x  status: new\nSomething.\n\n2. https://a.invalid/y  Ferrite 0.5\nMore.\n"
     assert split_note("inbox/x/n.md", one)[0].title == "status: new"
+
+
+def test_a_claim_left_unchecked_in_a_bullet_of_its_own_limits_that_claim() -> None:
+    body = (
+        "R2L digit chunking — read all 14 pp\n"
+        "  - [x] 8-digit addition 71.2% → 96.8% (Table 2)\n"
+        '  - [ ] "also helps multiplication" (§5) — one table, one seed. not convinced, not checked'
+    )
+    assert read_remark(body).level is EvidenceLevel.partial
+    assert read_remark("Title — read all 14 pp").level is EvidenceLevel.verified
+    # the other side: a doubt in a bullet that names no claim doubts the item
+    assert (
+        read_remark("Title — read all 14 pp\n  - not sure I read the right version").level is EvidenceLevel.unverified
+    )

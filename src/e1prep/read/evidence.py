@@ -199,8 +199,9 @@ def _read_hits(text: str, body: str, hits: list[Hit], symbol_statements: list[St
         # only a summary, a snippet, or the vendor's own numbers: that, whatever else was read
         # (a claim's own sentence, apart from a stated full or partial read, limits that claim: ``teaser only:
         # 1.8×``, ``"down 71%" —— 数是他们自己说的``)
+        # (so is a claim left unchecked in a bullet of its own: ``- [ ] "also helps multiplication" … not checked``)
         claim_limit = (
-            h.marker.kind in ("summary", "snippet", "vendor")
+            h.marker.kind in ("summary", "snippet", "vendor", "unverified")
             and (full_read or partly_read)
             and _claim_hedge(body, h, positives)
         )

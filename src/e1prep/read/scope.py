@@ -141,6 +141,8 @@ def claim_only(text: str, start: int, end: int) -> bool:
     scopes = [text[lo:hi]]
     if (line := _own_field_line(text, start, end, remark)) is not None:
         scopes.append(line)  # a field of its own (``my doubt: …``) is one claim, however many sentences
+    if (line := _own_sub_bullet(text, start)) is not None:
+        scopes.append(line)  # so is a bullet of the item's body (``- [ ] "also helps multiplication" … not convinced``)
     return any(
         not reading.search(scope)
         and not whole.search(scope)
@@ -176,6 +178,18 @@ def _own_field_line(text: str, start: int, end: int, remark: re.Pattern[str]) ->
         line += "\n" + following
         line_end = nxt
     return line
+
+
+#: a bullet of an item's body: indented under the item, opened by a list mark (and maybe a task box)
+_SUB_BULLET = re.compile(r"^[ \t]{2,}(?:[-*+•]|\d{1,3}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?\S")
+
+
+def _own_sub_bullet(text: str, start: int) -> str | None:
+    """The line of a statement at ``start`` when the line is an indented bullet of the item's body."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", start)
+    line = text[line_start : line_end if line_end >= 0 else len(text)]
+    return line if _SUB_BULLET.match(line) else None
 
 
 def same_sentence(text: str, a: int, b: int) -> bool:
