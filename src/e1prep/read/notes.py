@@ -812,12 +812,14 @@ def _opener_field_spans(lines: list[str]) -> list[_Span]:
     line inside one is the items' opener, told by its siblings; the other labels are fields. Each item runs
     to the next opener or heading."""
     opens: dict[str, list[int]] = {}
+    rests: dict[int, str] = {}  # each opening line's text after its label
     inside: set[str] = set()
     for i, line in enumerate(lines):
         if (m := _OPENER_FIELD.match(line)) is None:
             continue
         if _opens_paragraph(lines, i):
             opens.setdefault(m["word"].lower(), []).append(i)
+            rests[i] = m["rest"]
         else:
             inside.add(m["word"].lower())
     openers = [starts for word, starts in opens.items() if len(starts) >= 2 and word not in inside]
@@ -826,14 +828,13 @@ def _opener_field_spans(lines: list[str]) -> list[_Span]:
     starts = openers[0]
     # the openers name what their paragraphs are about (``Q: Refusal Drift showed up again …``); an
     # interview about one paper asks questions that name nothing (``Q: 读到哪儿了？``, ``Q: 代码呢？``)
-    if sum(1 for i in starts if _names_something(lines[i].split(":", 1)[-1].split("：", 1)[-1])) < 2:
+    if sum(1 for i in starts if _names_something(rests[i])) < 2:
         return []
     spans = []
     for n, i in enumerate(starts):
         end = starts[n + 1] if n + 1 < len(starts) else len(lines)
         end = next((j for j in range(i + 1, end) if _heading(lines[j])), end)
-        match = _OPENER_FIELD.match(lines[i])
-        spans.append(_Span(match["rest"] if match else lines[i], i, end, "opener-field"))
+        spans.append(_Span(rests[i], i, end, "opener-field"))
     return spans
 
 
