@@ -127,7 +127,8 @@ _PARAMETER = re.compile(
     rf"(?:--[A-Za-z][\w.-]{{0,{NAME_REACH}}}[ =]|\b[A-Za-z_][\w.]{{0,{NAME_REACH}}}=)\s*(\d+(?:\.\d+)?)(?![\w.%])"
 )
 _ARXIV_ID = re.compile(r"\d{4}\.\d{4,5}(?:v\d+)?")
-_SECTION_ID = re.compile(rf"{SECTION_ID}|(?:\bSection\s?|\bSec\.\s?|章节\s?)(\d+(?:\.\d+)*)", re.I)
+#: a section id (its letters as the document writes them, ``§S2.2``), or a section named in words (any case)
+_SECTION_ID = re.compile(rf"(?-i:{SECTION_ID})|(?:\bSection\s?|\bSec\.\s?|章节\s?)(\d+(?:\.\d+)*)", re.I)
 #: the terms of a fact: versions (``0.5.20``, ``v0.30``), identifiers with digits, Latin words of four letters+
 _FACT_TERM = re.compile(
     rf"[vV]?\d{{1,{NAME_REACH}}}(?:\.\d+)+|[A-Za-z][\w.\-]{{0,{NAME_REACH}}}\d[\w.\-]*|[A-Za-z][A-Za-z\-]{{3,}}"
