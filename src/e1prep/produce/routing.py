@@ -64,7 +64,6 @@ _NAME = re.compile(
 )
 #: a § id written in the item (``见 §2.2``, ``按 §4.3 口径``): the note's own hint
 _SECTION_REF = re.compile(SECTION_ID)
-_ROUTED = _SECTION_REF
 
 
 @dataclass(frozen=True)
@@ -91,7 +90,7 @@ class Route:
 
 def routed_id(section: str | None) -> str | None:
     """The § id a ``section`` field routes to: its leading ``§N.M``; None for an undecided line or none."""
-    m = _ROUTED.match(section.strip()) if section else None
+    m = _SECTION_REF.match(section.strip()) if section else None
     return "§" + m.group(1) if m else None
 
 

@@ -183,8 +183,7 @@ class RulesProducer:
                 for n, item in enumerate(items):
                     if n in tagged:  # the note tags it with another topic: filed there, in the note's words
                         reason = self.say("rules.said_off_topic", remark=tagged[n])
-                        excluded.add(_short_title(item), [material.path], item.evidence, reason, item.url)
-                        out.off_topic.add((material.path, item.line_start))
+                        self._exclude(material, item, _short_title(item), reason, out, excluded, off_topic=True)
                         continue
                     self._note_item(batch_date, material, item, doc, index, out, excluded)
                     if item.url and (words := said_lead(item.text)) is not None:
@@ -226,13 +225,8 @@ class RulesProducer:
     ) -> None:
         say = self.say
         if item.duplicate_of is not None:
-            excluded.add(
-                _short_title(item) or f"{material.path}#{item.index}",
-                [material.path],
-                item.evidence,
-                say("rules.duplicate", n=item.duplicate_of),
-                item.url,
-            )
+            key = _short_title(item) or f"{material.path}#{item.index}"
+            self._exclude(material, item, key, say("rules.duplicate", n=item.duplicate_of), out, excluded)
             return
         # read in full, only the numbers are the vendor's own: an increment whose numbers are not quotable
         vendor_read = item.evidence is EvidenceLevel.vendor and item.reading.read_in_full
@@ -245,14 +239,14 @@ class RulesProducer:
         ident = None if unsearched else identify(item, doc)
         known = ident is not None and ident.known(item.evidence, vendor_read)
         excluded_reason = None
+        filed_away = False  # excluded as another topic's: its numbers register nothing (``out.off_topic``)
         if stale:
             excluded_reason = say("rules.stale", date=item.date)
         elif known:
             pass
         elif item.group and (remark := off_topic(item.group) or index.filed_elsewhere(item.group)):
             # filed by the note under another topic: the whole group is another document's, whatever its level
-            excluded_reason = say("rules.other_topic", group=item.group[:60], remark=remark)
-            out.off_topic.add((material.path, item.line_start))
+            excluded_reason, filed_away = say("rules.other_topic", group=item.group[:60], remark=remark), True
         elif low:
             excluded_reason = say(
                 "rules.lead",
@@ -264,15 +258,12 @@ class RulesProducer:
         elif not _has_substance(item):
             excluded_reason = say("rules.no_substance")
         elif remark := off_topic(item.text) or index.filed_elsewhere(item.text, item.legend):
-            excluded_reason = say("rules.said_off_topic", remark=remark)
-            out.off_topic.add((material.path, item.line_start))
+            excluded_reason, filed_away = say("rules.said_off_topic", remark=remark), True
         elif index.overlap(item.text) < MIN_TOPIC_OVERLAP and not index.names_entity(item.text):
-            excluded_reason = say("rules.off_topic")
-            out.off_topic.add((material.path, item.line_start))
+            excluded_reason, filed_away = say("rules.off_topic"), True
         if excluded_reason:
-            excluded.add(
-                title or (ident.key if ident else ""), [material.path], item.evidence, excluded_reason, item.url
-            )
+            key = title or (ident.key if ident else "")
+            self._exclude(material, item, key, excluded_reason, out, excluded, off_topic=filed_away)
             return
         assert ident is not None  # only an excluded item goes unidentified
         key, hits, url_known, anchored = ident.key, ident.hits, ident.url_known, ident.anchored
@@ -300,6 +291,23 @@ class RulesProducer:
             )
             return
         out.increments.append(self._increment(material, item, key, hits, index))
+
+    @staticmethod
+    def _exclude(
+        material: Material,
+        item: NoteItem,
+        key: str,
+        reason: str,
+        out: Production,
+        excluded: ExclusionGroups,
+        *,
+        off_topic: bool = False,
+    ) -> None:
+        """A note's item excluded with its reason; one filed away as another topic's is also remembered as
+        such (``out.off_topic``: the detectors register nothing of it)."""
+        excluded.add(key, [material.path], item.evidence, reason, item.url)
+        if off_topic:
+            out.off_topic.add((material.path, item.line_start))
 
     def _increment(
         self, material: Material, item: NoteItem, key: str, hits: list[DocHits], index: SectionIndex

@@ -93,13 +93,13 @@ def read_label(heading: str) -> Label | None:
 
 
 #: a field's label (a word, ``writing.toml [labels]``), and the gap of a fixed-width form that aligns its values
-_FIELD_WORD = r"(?P<word>[A-Za-z]{1,16}|[\u3400-\u9fff]{1,4})"
+FIELD_WORD = r"(?P<word>[A-Za-z]{1,16}|[\u3400-\u9fff]{1,4})"
 _FORM_GAP = r"(?:[ \t]{2,}|\t)"
 #: a heading opened by a field: its label and a colon, or a fixed-width form's gap (``Paper: …``, ``论文：…``,
 #: ``PAPER    SlackPrefill: …``)
-_FIELD_HEAD = re.compile(rf"{_FIELD_WORD}(?:\s*[:：]\s*|{_FORM_GAP})(?P<rest>\S.*)")
+_FIELD_HEAD = re.compile(rf"{FIELD_WORD}(?:\s*[:：]\s*|{_FORM_GAP})(?P<rest>\S.*)")
 #: a line of a fixed-width form (``PAPER    SlackPrefill``)
-_FORM_FIELD = re.compile(rf"{_FIELD_WORD}{_FORM_GAP}(?P<rest>\S.*)")
+_FORM_FIELD = re.compile(rf"{FIELD_WORD}{_FORM_GAP}(?P<rest>\S.*)")
 #: a heading opened by an outliner's task state in capitals (``DONE pagewright``)
 _STATE_HEAD = re.compile(r"(?P<word>[A-Z][A-Z_]{1,15})\s+(?P<rest>\S.*)")
 #: what else an outliner's headline holds besides its title: a priority cookie before it (``[#A]``) and tags

@@ -23,6 +23,7 @@ from . import markers
 from .chat import own_words, writer_of
 from .labels import (
     CLOCK,
+    FIELD_WORD,
     declared_states,
     labelled,
     labelled_by_field,
@@ -572,10 +573,12 @@ class _UrlLines:
 _STATUS_BOX = re.compile(r"^\[(?:[xX ]|[^\w\s\]])?\]\s+")
 
 
+#: an arXiv id as a line's pointer, maybe labelled (``arXiv:2702.11460``, ``2702.11460``)
+_ID_LEAD = r"(?:arxiv\s*[:：]?\s*)?\d{4}\.\d{4,5}(?!\d)"
 #: a line that opens with an arXiv id (``arXiv:2702.11460 · https://…``): a section's pointer line
-_ID_LINE = re.compile(r"^\s*(?:arxiv\s*[:：]?\s*)?\d{4}\.\d{4,5}(?!\d)", re.I)
+_ID_LINE = re.compile(rf"^\s*{_ID_LEAD}", re.I)
 #: a list item's line that opens with an arXiv id (``- arXiv:2702.03318 — *ThermoCap …*``): its pointer
-_OPENING_ID = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\*\*)?(?:arxiv\s*[:：]?\s*)?\d{4}\.\d{4,5}(?!\d)", re.I)
+_OPENING_ID = re.compile(rf"^\s*(?:[-*+]|\d{{1,3}}[.)])\s+(?:\*\*)?{_ID_LEAD}", re.I)
 
 
 #: a list item indented under another: a sub-bullet, a sub-task
@@ -803,7 +806,7 @@ _LANE = re.compile(r"^\s*[【\[][^\]】\n]{1,20}[】\]]\s*$")
 
 
 #: a paragraph's first line opened by a field label (``Q: …``, ``Paper: …``, ``问：…``), not a URL's scheme
-_OPENER_FIELD = re.compile(r"^(?P<word>[A-Za-z]{1,16}|[\u3400-\u9fff]{1,4})\s*[:：](?!//)\s*(?P<rest>\S.*)$")
+_OPENER_FIELD = re.compile(rf"^{FIELD_WORD}\s*[:：](?!//)\s*(?P<rest>\S.*)$")
 
 
 def _opener_field_spans(lines: list[str]) -> list[_Span]:
@@ -1243,19 +1246,19 @@ _THEMATIC_BREAK = re.compile(r"^\s{0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 
 
 #: a title that is only a short field (``trust: low``, ``状态：已读``): a rating beside a URL, not a name
-_FIELD_TITLE = re.compile(r"^(?P<label>[A-Za-z]{1,16}|[\u3400-\u9fff]{1,4})\s*[:：]\s*\S{1,12}$")
+_FIELD_TITLE = re.compile(rf"^{FIELD_WORD}\s*[:：]\s*\S{{1,12}}$")
 
 
 def _retitle_field_titles(lines: list[str], spans: list[_Span]) -> list[_Span]:
     """Items whose titles are one short field that recurs in their siblings (``1. https://… trust: low``,
     ``2. https://… trust: high``): the field is a rating, the title is the item's next line."""
-    labels = Counter(m["label"].lower() for s in spans if (m := _FIELD_TITLE.match(_clean_title(s.title))))
+    fields = [_FIELD_TITLE.match(_clean_title(s.title)) for s in spans]
+    labels = Counter(m["word"].lower() for m in fields if m)
     if not labels or max(labels.values()) < 2:
         return spans
     out = []
-    for span in spans:
-        m = _FIELD_TITLE.match(_clean_title(span.title))
-        if m and labels[m["label"].lower()] >= 2:
+    for span, m in zip(spans, fields, strict=True):
+        if m and labels[m["word"].lower()] >= 2:
             nxt = next((ln.strip() for ln in lines[span.start + 1 : span.end] if ln.strip()), None)
             if nxt:
                 span = replace(span, title=sentence_head(nxt))
