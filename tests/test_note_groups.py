@@ -6,6 +6,8 @@ and paragraphs brought in by an arXiv id."""
 
 from __future__ import annotations
 
+import pytest
+
 from e1prep.brief.models import EvidenceLevel
 from e1prep.kb.knowledge import parse_knowledge
 from e1prep.produce.routing import routed_id
@@ -153,46 +155,13 @@ def test_a_negation_that_ends_its_clause_with_this_topic_files_the_item_away() -
     assert filed_elsewhere("this is not robotics related work", this) is None
 
 
-def test_a_card_named_beside_a_stated_read_does_not_lower_it() -> None:
-    remark = "Read the abstract and Secs 1–3 carefully; Secs 4–5 only the figures. Card 2210 exists for it."
-    assert read_remark(remark).level is EvidenceLevel.partial
-    assert read_remark("Collector made a paper card for it already. Read the whole paper.").level is (
-        EvidenceLevel.verified
-    )
-    # the other side: the card is what was read
-    assert read_remark("only looked at the card").level is EvidenceLevel.card
-    assert read_remark("card metadata, nothing else").level is EvidenceLevel.card
-
-
-def test_a_part_that_could_not_be_read_beside_a_partial_read_says_what_was_left() -> None:
-    remark = "Read the abstract and sections 1–3. The appendix is the part I could NOT read."
-    assert read_remark(remark).level is EvidenceLevel.partial
-    assert read_remark("could not read it, the PDF kept timing out").level is EvidenceLevel.unverified
-
-
-def test_a_read_of_the_abstract_and_named_sections_is_more_than_the_summary() -> None:
-    assert read_remark("Read the abstract and sections 1–3.").level is EvidenceLevel.partial
-    assert read_remark("Read the abstract.").level is EvidenceLevel.summary
-    assert read_remark("只看了摘要").level is EvidenceLevel.summary
-
-
 def test_a_url_ends_where_cjk_text_runs_on_after_it() -> None:
-    remark = "论文（v1，https://arxiv.invalid/abs/2701.18842），正文加附录我从头读到尾。"
-    assert read_remark(remark).level is EvidenceLevel.verified
     assert markers.strip_urls("见 https://a.invalid/x?y=1，没读").endswith("，没读")
 
 
 def test_a_count_of_labels_is_no_relayed_mark() -> None:
     assert not any(h.marker.kind == "relay" for h in markers.find("每对语言上人工标了 2,000 篇做评估"))
     assert any(h.marker.kind == "relay" for h in markers.find("上游标了待核"))
-
-
-def test_ranking_what_an_item_is_worth_after_a_full_read_is_no_doubt() -> None:
-    full = "正文加附录我从头读到尾。我觉得最值钱的是语言识别：两阶段分类器。"
-    assert read_remark(full).level is EvidenceLevel.verified
-    # the other side: without a full read the hedge stands, and beside a clause on numbers it doubts them
-    assert read_remark("我觉得最值钱的是语言识别").level is EvidenceLevel.unverified
-    assert read_remark("正文读完了。我觉得最值钱的是那个数字，不过数字可能有问题").level is EvidenceLevel.unverified
 
 
 STATUS_TABLE = """Engineering screen — oskar
@@ -237,33 +206,12 @@ def test_paragraphs_under_a_title_are_items_when_a_url_or_an_opening_arxiv_id_br
     assert not any("QuaRot" in i.text for i in items)
 
 
-def test_not_opened_said_shortly_is_not_opened() -> None:
-    assert read_remark("只看到标题，没开。").level is EvidenceLevel.unverified
-    assert read_remark("附录没开，正文全读完了").level is EvidenceLevel.partial
-    # the other side: not open-sourced, not started
-    assert read_remark("代码没开源，只看了摘要").level is EvidenceLevel.summary
-
-
 def test_a_date_given_with_a_copula_is_the_items_own_date() -> None:
     text = "feed 时间 2027-02-03 23:40，但点开看正文日期是 2024-05-14 —— 他们迁站重推了一遍。"
     assert item_date(text) == "2024-05-14"
     assert item_date("the date is 2023-08-17") == "2023-08-17"
     # the other side: a date with no label is no item's date
     assert item_date("feed 时间 2027-02-03 23:40") is None
-
-
-def test_a_hedge_in_a_field_that_runs_over_lines_onto_a_quoted_claim_limits_that_claim() -> None:
-    remark = (
-        "How far I got: abstract, intro, §2 and §3. So this is a partial read, not a full one.\n"
-        "My doubt: the probe is fit per model. I don't see how it\n"
-        '"transfers to unseen model families" without refitting.'
-    )
-    assert read_remark(remark).level is EvidenceLevel.partial
-    # the other side: a doubt that quotes no claim and holds no number doubts the item
-    doubt = (
-        "How far I got: abstract, intro, §2 and §3.\nMy doubt: the whole thing\nmight be a rerun of last year's paper."
-    )
-    assert read_remark(doubt).level is EvidenceLevel.unverified
 
 
 def test_a_full_read_that_is_awaited_is_no_full_read() -> None:
@@ -388,12 +336,6 @@ def test_headings_that_open_with_a_word_are_no_letters() -> None:
     assert [s.id for s in doc.sections] == ["§1"]
 
 
-def test_someone_awaited_has_relayed_nothing() -> None:
-    remark = "Read the whole paper. I wouldn't call the gap closed until someone reads §5."
-    assert read_remark(remark).level is EvidenceLevel.verified
-    assert read_remark("someone in #rag said it is 2x faster").level is EvidenceLevel.unverified
-
-
 def test_a_heading_that_holds_an_arxiv_id_is_an_item_without_a_url() -> None:
     note = "# radar\n\n## arXiv:2701.14652 — MegaFuse\n\nRead: abstract.\n\n"
     note += "## arXiv:2612.20871 v2 — XferCost\n\nRead: diffed.\n"
@@ -484,14 +426,6 @@ def test_an_arxiv_id_inside_a_bullet_does_not_make_it_an_item() -> None:
     assert items[0].title.startswith("Megatron-Core")
 
 
-def test_a_vendor_word_is_denied_only_as_what_the_source_is_not() -> None:
-    assert read_remark("Read the whole PDF. Not vendor numbers.").level is EvidenceLevel.verified
-    assert read_remark("全文读完，作者不是厂商。").level is EvidenceLevel.verified
-    # the other side: a negated verb beside the vendor word denies nothing
-    assert read_remark("read the whole thing; do not trust vendor numbers").level is EvidenceLevel.vendor
-    assert read_remark("全文读完，数字是厂商的").level is EvidenceLevel.vendor
-
-
 CHECKLIST = """# eng screen 2/25
 
 - [x] R2L digit chunking — https://arxiv.invalid/abs/2701.11846 — read all 14 pp
@@ -540,15 +474,90 @@ def test_a_rating_that_every_item_carries_is_no_title() -> None:
     assert split_note("inbox/x/n.md", one)[0].title == "status: new"
 
 
-def test_a_claim_left_unchecked_in_a_bullet_of_its_own_limits_that_claim() -> None:
-    body = (
+#: remarks and the level each reads at: every mechanism with its other side (``id``: what the row shows)
+REMARK_LEVELS = [
+    # a card or its collector named beside a stated read does not lower it; the card read is the card
+    pytest.param(
+        "Read the abstract and Secs 1–3 carefully; Secs 4–5 only the figures. Card 2210 exists for it.",
+        EvidenceLevel.partial,
+        id="card-beside-a-read",
+    ),
+    pytest.param(
+        "Collector made a paper card for it already. Read the whole paper.", EvidenceLevel.verified, id="collector"
+    ),
+    pytest.param("only looked at the card", EvidenceLevel.card, id="card-is-what-was-read"),
+    pytest.param("card metadata, nothing else", EvidenceLevel.card, id="card-metadata"),
+    # a part that could not be read, beside a partial read, says what was left; alone it decides
+    pytest.param(
+        "Read the abstract and sections 1–3. The appendix is the part I could NOT read.",
+        EvidenceLevel.partial,
+        id="could-not-read-a-part",
+    ),
+    pytest.param("could not read it, the PDF kept timing out", EvidenceLevel.unverified, id="could-not-read-it"),
+    # a read of the abstract and named sections is more than the summary
+    pytest.param("Read the abstract and sections 1–3.", EvidenceLevel.partial, id="abstract-and-sections"),
+    pytest.param("Read the abstract.", EvidenceLevel.summary, id="abstract-only"),
+    pytest.param("只看了摘要", EvidenceLevel.summary, id="zh-abstract-only"),
+    # a URL ends where CJK text runs on after it: the read after it is the writer's
+    pytest.param(
+        "论文（v1，https://arxiv.invalid/abs/2701.18842），正文加附录我从头读到尾。",
+        EvidenceLevel.verified,
+        id="url-then-cjk-read",
+    ),
+    # ranking what an item is worth after a full read is no doubt; without one, or on numbers, it is
+    pytest.param(
+        "正文加附录我从头读到尾。我觉得最值钱的是语言识别：两阶段分类器。",
+        EvidenceLevel.verified,
+        id="worth-after-full-read",
+    ),
+    pytest.param("我觉得最值钱的是语言识别", EvidenceLevel.unverified, id="worth-without-a-read"),
+    pytest.param(
+        "正文读完了。我觉得最值钱的是那个数字，不过数字可能有问题", EvidenceLevel.unverified, id="worth-on-numbers"
+    ),
+    # 没开 said shortly is not opened; not 没开源
+    pytest.param("只看到标题，没开。", EvidenceLevel.unverified, id="not-opened"),
+    pytest.param("附录没开，正文全读完了", EvidenceLevel.partial, id="appendix-not-opened"),
+    pytest.param("代码没开源，只看了摘要", EvidenceLevel.summary, id="not-open-sourced"),
+    # a doubt field that runs over lines onto a quoted claim limits that claim; one quoting none doubts the item
+    pytest.param(
+        "How far I got: abstract, intro, §2 and §3. So this is a partial read, not a full one.\n"
+        "My doubt: the probe is fit per model. I don't see how it\n"
+        '"transfers to unseen model families" without refitting.',
+        EvidenceLevel.partial,
+        id="doubt-field-on-a-claim",
+    ),
+    pytest.param(
+        "How far I got: abstract, intro, §2 and §3.\nMy doubt: the whole thing\nmight be a rerun of last year's paper.",
+        EvidenceLevel.unverified,
+        id="doubt-field-on-the-item",
+    ),
+    # someone awaited has relayed nothing; someone heard has
+    pytest.param(
+        "Read the whole paper. I wouldn't call the gap closed until someone reads §5.",
+        EvidenceLevel.verified,
+        id="someone-awaited",
+    ),
+    pytest.param("someone in #rag said it is 2x faster", EvidenceLevel.unverified, id="someone-heard"),
+    # a vendor word is denied only as what the source is not; a negated verb beside it denies nothing
+    pytest.param("Read the whole PDF. Not vendor numbers.", EvidenceLevel.verified, id="not-vendor-numbers"),
+    pytest.param("全文读完，作者不是厂商。", EvidenceLevel.verified, id="zh-not-a-vendor"),
+    pytest.param("read the whole thing; do not trust vendor numbers", EvidenceLevel.vendor, id="do-not-trust-vendor"),
+    pytest.param("全文读完，数字是厂商的", EvidenceLevel.vendor, id="zh-vendor-numbers"),
+    # a claim left unchecked in a bullet of its own limits that claim; a bullet naming no claim doubts the item
+    pytest.param(
         "R2L digit chunking — read all 14 pp\n"
         "  - [x] 8-digit addition 71.2% → 96.8% (Table 2)\n"
-        '  - [ ] "also helps multiplication" (§5) — one table, one seed. not convinced, not checked'
-    )
-    assert read_remark(body).level is EvidenceLevel.partial
-    assert read_remark("Title — read all 14 pp").level is EvidenceLevel.verified
-    # the other side: a doubt in a bullet that names no claim doubts the item
-    assert (
-        read_remark("Title — read all 14 pp\n  - not sure I read the right version").level is EvidenceLevel.unverified
-    )
+        '  - [ ] "also helps multiplication" (§5) — one table, one seed. not convinced, not checked',
+        EvidenceLevel.partial,
+        id="unchecked-claim-bullet",
+    ),
+    pytest.param("Title — read all 14 pp", EvidenceLevel.verified, id="read-all-pages"),
+    pytest.param(
+        "Title — read all 14 pp\n  - not sure I read the right version", EvidenceLevel.unverified, id="doubt-bullet"
+    ),
+]
+
+
+@pytest.mark.parametrize(("remark", "level"), REMARK_LEVELS)
+def test_a_remark_reads_at_its_level(remark: str, level: EvidenceLevel) -> None:
+    assert read_remark(remark).level is level
