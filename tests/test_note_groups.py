@@ -512,6 +512,16 @@ REMARK_LEVELS = [
     ),
     pytest.param("我觉得最值钱的是语言识别", EvidenceLevel.unverified, id="worth-without-a-read"),
     pytest.param(
+        "Read the whole paper. I think the most interesting part is the router.",
+        EvidenceLevel.verified,
+        id="worth-opened-by-a-hedge",
+    ),
+    pytest.param(
+        "Read the whole paper. The most interesting part is maybe wrong?",
+        EvidenceLevel.unverified,
+        id="worth-doubted-after",
+    ),
+    pytest.param(
         "正文读完了。我觉得最值钱的是那个数字，不过数字可能有问题", EvidenceLevel.unverified, id="worth-on-numbers"
     ),
     # 没开 said shortly is not opened; not 没开源

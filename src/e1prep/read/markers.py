@@ -280,9 +280,9 @@ def _find_in_view(text: str, kinds: frozenset[str]) -> tuple[Hit, ...]:
         g = governing()
         # after a full read, ranking what is worth most in it is an opinion too (``我觉得最值钱的是…``);
         # without one, it would make a title seen in passing worth drafting
-        judging = [p for p in (g.judges, g.values if full else None) if p is not None and p.search(low)]
-        if judging:
-            hits = tuple(h for h in hits if h.marker.kind != "hedge" or not _judges_the_item(low, h, judging))
+        worth = full and g.values.search(low) is not None
+        if worth or g.judges.search(low):
+            hits = tuple(h for h in hits if h.marker.kind != "hedge" or not _judges_the_item(low, h, worth=worth))
     return hits
 
 
@@ -290,14 +290,19 @@ def _find_in_view(text: str, kinds: frozenset[str]) -> tuple[Hit, ...]:
 _BARE_NUMBER = re.compile(r"[\d.]+")
 
 
-def _judges_the_item(low: str, hit: Hit, judging: list[re.Pattern[str]]) -> bool:
-    """Whether a hedge stands in a clause that judges the item (``judging``: its filing, ``我觉得这篇值得进
-    wiki``, ``1.2 可以把 Quillon 放在最前面？``; or its worth) and speaks of none of its numbers or results: the
-    writer's opinion on the item, not a doubt about it (``放进文档前我不确定 3 倍这个数对不对`` doubts)."""
+def _judges_the_item(low: str, hit: Hit, *, worth: bool = False) -> bool:
+    """Whether a hedge stands in a clause that judges the item's filing (``我觉得这篇值得进 wiki``, ``1.2 可以把
+    Quillon 放在最前面？``) or, given ``worth``, opens a ranking of its worth (``我觉得最值钱的是…``), and speaks of
+    none of its numbers or results: the writer's opinion on the item, not a doubt about it (``放进文档前我不确定
+    3 倍这个数对不对`` doubts; so does a hedge after the ranking, ``the most interesting part is maybe wrong?``)."""
     g = governing()
+    start = _clause_start(low, hit.start)
     end = _CLAUSE_END.search(low, hit.end)
-    clause = low[_clause_start(low, hit.start) : end.end() if end else len(low)]
-    if not any(p.search(clause) for p in judging) or g.numbers.search(clause) is not None:
+    clause = low[start : end.end() if end else len(low)]
+    judged = g.judges.search(clause) is not None
+    if not judged and worth and (ranked := g.values.search(clause)) is not None:
+        judged = hit.end - start <= ranked.start()
+    if not judged or g.numbers.search(clause) is not None:
         return False
     return not any(t.kind == "quantity" and not _BARE_NUMBER.fullmatch(t.text) for t in scan(clause))
 
