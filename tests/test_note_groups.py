@@ -541,13 +541,16 @@ REMARK_LEVELS = [
         EvidenceLevel.unverified,
         id="doubt-field-on-the-item",
     ),
-    # someone awaited has relayed nothing; someone heard has
-    pytest.param(
-        "Read the whole paper. I wouldn't call the gap closed until someone reads §5.",
-        EvidenceLevel.verified,
-        id="someone-awaited",
-    ),
+    # someone heard relays a check; someone awaited (a check not done yet) leaves the item unchecked too
     pytest.param("someone in #rag said it is 2x faster", EvidenceLevel.unverified, id="someone-heard"),
+    pytest.param(
+        "Read the whole paper; I'll cite it once Lin says the numbers are fine.",
+        EvidenceLevel.unverified,
+        id="awaited-confirmation",
+    ),
+    pytest.param(
+        "Read the whole paper, waiting for someone to confirm Table 3.", EvidenceLevel.unverified, id="awaited-someone"
+    ),
     # a vendor word is denied only as what the source is not; a negated verb beside it denies nothing
     pytest.param("Read the whole PDF. Not vendor numbers.", EvidenceLevel.verified, id="not-vendor-numbers"),
     pytest.param("全文读完，作者不是厂商。", EvidenceLevel.verified, id="zh-not-a-vendor"),

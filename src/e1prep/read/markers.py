@@ -268,14 +268,6 @@ def _find_in_view(text: str, kinds: frozenset[str]) -> tuple[Hit, ...]:
     full = any(h.marker.kind == "full" for h in hits)
     if full:
         hits = tuple(_governed(low, h) for h in hits)
-    if any(h.marker.kind == "relay" for h in hits):
-        # someone who is awaited (``until someone reads §5``) has said nothing yet: no relayed word
-        awaiting = governing().awaiting
-        hits = tuple(
-            h
-            for h in hits
-            if h.marker.kind != "relay" or not awaiting.search(low[_clause_start(low, h.start) : h.start])
-        )
     if any(h.marker.kind == "hedge" for h in hits):
         g = governing()
         # after a full read, ranking what is worth most in it is an opinion too (``我觉得最值钱的是…``);
@@ -342,7 +334,6 @@ class Governing:
     clause_end: re.Pattern[str]
     judges: re.Pattern[str]
     values: re.Pattern[str]
-    awaiting: re.Pattern[str]
     numbers: re.Pattern[str]
     parts: re.Pattern[str]
     whole: re.Pattern[str]
@@ -366,7 +357,6 @@ def governing() -> Governing:
         clause_end=alt("clause_end", r"(?:{})\s*$"),
         judges=alt("judges"),
         values=alt("values"),
-        awaiting=alt("awaiting"),
         numbers=alt("numbers"),
         parts=alt("parts"),
         whole=alt("whole"),
