@@ -23,6 +23,7 @@ from e1prep.kb.knowledge import KnowledgeDoc, arxiv_ids, parse_knowledge
 from e1prep.kb.loading import Material
 from e1prep.produce import rules
 from e1prep.read import identity, subjects
+from e1prep.read.instructions import INSTRUCTION
 from e1prep.read.notes import MD_LINK, NoteItem, blocks, said_known
 from e1prep.text.lexicon import lexicon
 from e1prep.text.naming import _GITHUB, _GITHUB_ROOT, github_ref, github_repo
@@ -108,11 +109,9 @@ def _item(title: str, text: str, urls: list[str] | None = None) -> NoteItem:
 @given(texts)
 def test_injection_lines_are_found_by_one_scan(text: str) -> None:
     plain = [
-        (n, line, hit.group(0))
-        for n, line in enumerate(text.split("\n"), start=1)
-        if (hit := checks._INJECTION.search(line))
+        (n, line, hit.group(0)) for n, line in enumerate(text.split("\n"), start=1) if (hit := INSTRUCTION.search(line))
     ]
-    fast = [(n, line, hit.group(0)) for n, line, hit in checks._first_hit_per_line(checks._INJECTION, text)]
+    fast = [(n, line, hit.group(0)) for n, line, hit in checks._first_hit_per_line(INSTRUCTION, text)]
     assert fast == plain
 
 

@@ -28,6 +28,7 @@ from ..brief.phrases import Phrases, phrases
 from ..kb.knowledge import KnowledgeDoc
 from ..kb.loading import KB, Material, card_field_line, card_repo, card_section
 from ..read.identity import short_title
+from ..read.instructions import INSTRUCTION
 from ..read.markers import RANK
 from ..read.notes import NoteItem, blocks, is_stale, line_evidence, note_items
 from ..read.numbers import NumberToken, parse_value, quantities
@@ -649,18 +650,6 @@ def card_sections_mismatch(kb: KB, doc: KnowledgeDoc, say: Phrases | None = None
     return Findings(out, [])
 
 
-_INJECTION = guarded(
-    re.compile(
-        r"ignore (?:all |the |any )?(?:previous |above |prior |earlier )?(?:rules|instructions|prompts?)|"
-        r"disregard (?:the|all|any) (?:rules|instructions)|mark (?:this|it|these) (?:as )?verified|"
-        r"you are now|system prompt|"
-        r"忽略(?:以上|上面|之前|前面|上述)(?:的|所有)?(?:规则|指令|要求)|标记为(?:已核查|已核实|verified)|"
-        r"无视(?:以上|上述)?(?:规则|指令)|请把.{0,12}(?:写成|改为).{0,12}(?:已核查|verified)",
-        re.I,
-    )
-)
-
-
 def _first_hit_per_line(rx: re.Pattern[str], text: str) -> Iterator[tuple[int, str, re.Match[str]]]:
     """(1-based line number, line, first match) for each line of ``text`` where ``rx`` matches.
 
@@ -688,7 +677,7 @@ def injection_suspected(kb: KB, doc: KnowledgeDoc, say: Phrases | None = None) -
     for m in kb.materials:
         if m.status is not MaterialStatus.read:
             continue
-        for n, line, hit in _first_hit_per_line(_INJECTION, m.text):
+        for n, line, hit in _first_hit_per_line(INSTRUCTION, m.text):
             out.append(
                 Contradiction(
                     key=f"{m.path}:{n}",

@@ -27,11 +27,12 @@ from ..brief.models import (
 from ..brief.phrases import Lang, Phrases, phrases
 from ..check.detectors import display_name, doc_counts
 from ..check.grouping import ExclusionGroups
-from ..kb.knowledge import KnowledgeDoc
+from ..kb.knowledge import ARXIV_RE, KnowledgeDoc
 from ..kb.loading import KB, Material, card_field_line, card_repo, card_section, card_title
 from ..read import markers
 from ..read.filing import filed_elsewhere, topic_tags
 from ..read.identity import identify, may_be_known_as_a_lead
+from ..read.instructions import reads_as_instruction
 from ..read.notes import (
     MD_LINK,
     URL_RE,
@@ -43,6 +44,7 @@ from ..read.notes import (
     line_evidence,
     note_items,
     off_topic,
+    said_empty,
     said_known,
     said_lead,
     said_new,
@@ -231,36 +233,25 @@ class RulesProducer:
         # read in full, only the numbers are the vendor's own: an increment whose numbers are not quotable
         vendor_read = item.evidence is EvidenceLevel.vendor and item.reading.read_in_full
         low = item.evidence not in (EvidenceLevel.verified, EvidenceLevel.partial) and not vendor_read
+        # a level below a read limits what may be quoted, not whether the item is news (issue 23): what was
+        # seen of it (a summary, a snippet, a vendor's post, a card) may still say something of its own.
+        # ``clue``: why it is a lead to check and no increment, where what was seen cannot make it one
+        clue = self._clue(item) if low else None
         stale = is_stale(item, batch_date)
         title = _short_title(item)
         # excluded whatever the document holds (stale, or a lead it cannot know), under its title:
         # who it is needs no subject candidates and no name searches
-        unsearched = bool(title) and (stale or (low and not may_be_known_as_a_lead(item, doc)))
+        unsearched = bool(title) and (stale or (clue is not None and not may_be_known_as_a_lead(item, doc)))
         ident = None if unsearched else identify(item, doc)
         known = ident is not None and ident.known(item.evidence, vendor_read)
-        excluded_reason = None
-        filed_away = False  # excluded as another topic's: its numbers register nothing (``out.off_topic``)
+        if low and clue is None and ident is not None and ident.key_hits:
+            # a subject the document names, seen no further than this: nothing is shown to be new of it
+            clue = say("rules.lead_known", level=say.level(item.evidence), key=ident.key, remark=self._remark(item))
+        excluded_reason, filed_away = None, False
         if stale:
             excluded_reason = say("rules.stale", date=item.date)
-        elif known:
-            pass
-        elif item.group and (remark := off_topic(item.group) or index.filed_elsewhere(item.group)):
-            # filed by the note under another topic: the whole group is another document's, whatever its level
-            excluded_reason, filed_away = say("rules.other_topic", group=item.group[:60], remark=remark), True
-        elif low:
-            excluded_reason = say(
-                "rules.lead",
-                level=say.level(item.evidence),
-                remark=say.remark(item.reading.deciding) or say("rules.no_remark"),
-            )
-        elif (words := said_lead(item.text)) is not None:
-            excluded_reason = say("rules.said_lead", words=words)
-        elif not _has_substance(item):
-            excluded_reason = say("rules.no_substance")
-        elif remark := off_topic(item.text) or index.filed_elsewhere(item.text, item.legend):
-            excluded_reason, filed_away = say("rules.said_off_topic", remark=remark), True
-        elif index.overlap(item.text) < MIN_TOPIC_OVERLAP and not index.names_entity(item.text):
-            excluded_reason, filed_away = say("rules.off_topic"), True
+        elif not known:
+            excluded_reason, filed_away = self._why_not(item, clue, index, low)
         if excluded_reason:
             key = title or (ident.key if ident else "")
             self._exclude(material, item, key, excluded_reason, out, excluded, off_topic=filed_away)
@@ -290,7 +281,47 @@ class RulesProducer:
                 Refresh(key=key, sources=[material.path], evidence=item.evidence, summary=summary, doc_hits=hits)
             )
             return
-        out.increments.append(self._increment(material, item, key, hits, index))
+        inc = self._increment(material, item, key, hits, index)
+        told = frozenset(term_set(item.title)) | index.topic  # what a point must say more than: its title, the topic
+        if low and not any(_says_what(p, told) for p in inc.points):  # no point of its own was seen: a lead
+            reason = say("rules.lead_nothing_said", level=say.level(item.evidence), remark=self._remark(item))
+            self._exclude(material, item, title or key, reason, out, excluded)
+            return
+        out.increments.append(inc)
+
+    def _why_not(self, item: NoteItem, clue: str | None, index: SectionIndex, low: bool) -> tuple[str | None, bool]:
+        """Why a fresh item the document does not hold is no increment, if it is none, and whether it is
+        filed away as another topic's (then its numbers register nothing: ``out.off_topic``). An item seen
+        below a read (``low``) that its own words put off the topic is still registered as not citable."""
+        say = self.say
+        if item.group and (remark := off_topic(item.group) or index.filed_elsewhere(item.group)):
+            # filed by the note under another topic: the whole group is another document's, whatever its level
+            return say("rules.other_topic", group=item.group[:60], remark=remark), True
+        if clue is not None:
+            return clue, False
+        if (words := said_lead(item.text)) is not None:
+            return say("rules.said_lead", words=words), False
+        if not _has_substance(item):
+            return say("rules.no_substance"), False
+        if remark := off_topic(item.text) or index.filed_elsewhere(item.text, item.legend):
+            return say("rules.said_off_topic", remark=remark), not low
+        if index.overlap(item.text) < MIN_TOPIC_OVERLAP and not index.names_entity(item.text):
+            return say("rules.off_topic"), not low
+        return None, False
+
+    def _clue(self, item: NoteItem) -> str | None:
+        """Why an item read below ``partial`` is a lead whatever the document holds: nothing of it was seen
+        (``unverified``), or its note says what was seen holds nothing of substance (``片段无实质内容``)."""
+        say = self.say
+        if item.evidence is EvidenceLevel.unverified:
+            return say("rules.lead", level=say.level(item.evidence), remark=self._remark(item))
+        if (words := said_empty(item.text)) is not None:
+            return say("rules.said_empty", level=say.level(item.evidence), words=words)
+        return None
+
+    def _remark(self, item: NoteItem) -> str:
+        """The item's deciding check remark, in the brief's language."""
+        return self.say.remark(item.reading.deciding) or self.say("rules.no_remark")
 
     @staticmethod
     def _exclude(
@@ -316,7 +347,10 @@ class RulesProducer:
         boundary: list[str] = []
         numbers: list[NumberCitation] = []
         listed = 0
-        parts = blocks(item.text)[1:]
+        # a table row's item says what it is in its other cells (``要点``, ``Notes``), each on the row's line;
+        # a cell read otherwise than written (a sheet's quoted value, ``<br>`` as a break) is no quotable point
+        cells = [c for c in item.cells if c in item.text and (_CLAUSE.search(c) or quantities(c))]
+        parts = [(0, c) for c in cells] if item.cells else blocks(item.text)[1:]
         for at, (offset, block) in enumerate(parts):
             first = _strip_bullet(block.strip().split("\n")[0])
             # a field, or a heading inside the item (``### 要点``): it names a part of the item, no point
@@ -330,12 +364,16 @@ class RulesProducer:
                 )
                 break
             text = _point_text(block, self.say)
-            if not text or url_only(text):  # a URL alone is no key point: it stays the item's URL
+            # a URL alone is no key point (it stays the item's URL); an instruction to a model is none either
+            # (the detectors register it as suspected injection)
+            if not text or url_only(text) or reads_as_instruction(text):
                 continue
-            tokens = quantities(text)
+            # a cell is quoted as written (``**55.4**``): its point is written out, its row is the source
+            written = block.strip() if item.cells else text
+            tokens = quantities(written)
             # the level a block's own words impose is read only for its numbers (most blocks hold none)
             level = (line_evidence(block) or item.evidence) if tokens else item.evidence
-            cited = _citations(tokens, level, material, text, item.line_start + offset)
+            cited = _citations(tokens, level, material, written, item.line_start + offset)
             numbers += cited
             listed += 1
             if _BOUNDARY_PREFIX.match(first):
@@ -584,6 +622,33 @@ def _holds_version(text: str, bare: str) -> bool:
 _POINTS_PREFIX = re.compile(r"^(?:要点|Key points|Points)\s*[:：]\s*", re.I)
 #: the least a body must say, past its URLs, fields and check remark, to be more than a pointer
 _SUBSTANCE_MIN = 8
+
+
+#: a table cell that says something: two words or more, or four CJK characters, or a number (not a tag: ``agent``)
+_CLAUSE = re.compile(r"[^\W\d_]+[\s,，、]+[^\W\d_]+|[\u4e00-\u9fff]{4}")
+#: words of a line (a Latin word, or one CJK character), and the most a title beside its pointer holds
+_WORDS = re.compile(r"[A-Za-z0-9][\w.+-]*|[\u4e00-\u9fff]")
+_TITLE_WORDS = 8
+#: the terms a point must hold beyond its item's title and the topic's names to say something of it
+_NEW_TERMS = 3
+#: what is left of a point once its pointers are gone: a letter in any script says something
+_SAYS = re.compile(r"[^\W\d_]{2}")
+_POINTER = re.compile(r"\barXiv\b\s*[:：]?|\bv\d+\b", re.I)
+
+
+def _says_what(point: str, told: frozenset[str]) -> bool:
+    """Whether a key point says what the item is: more than ``told`` (its title and the topic: ``Lead3Serve
+    does inference.``), not only where it is (``arXiv:2702.11460``, a URL, or a title beside one:
+    ``PagedAttention revisited (arXiv:2611.09876)``), and not in words of how far it was read (``Search
+    snippet only.``, ``摘要称…``: a line whose own words put it at a level is a remark, or a claim relayed)."""
+    rest = _POINTER.sub("", ARXIV_RE.sub("", URL_RE.sub("", point)))
+    if _SAYS.search(rest) is None:
+        return False
+    if rest != point and len(_WORDS.findall(rest)) <= _TITLE_WORDS:
+        return False
+    if len(set(term_set(rest)) - told) < _NEW_TERMS:
+        return False
+    return line_evidence(point) is None
 
 
 def _has_substance(item: NoteItem) -> bool:

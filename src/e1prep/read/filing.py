@@ -42,8 +42,9 @@ def _statements(this: frozenset[str]) -> tuple[re.Pattern[str], re.Pattern[str],
     before = re.compile(
         rf"(?<![A-Za-z])(?P<neg>(?:{_alternatives(tuple(words['negations']))})\s*)?"
         rf"(?P<verb>{_alternatives(tuple(words['verbs']))})\s*(?:the\s+)?"
-        rf"(?P<name>{names}|{_LATIN_NAME})(?![A-Za-z0-9_-])(?P<mark>(?:{marks}|\s*(?:{cjk_marks}))?)",
-        re.I,
+        rf"(?P<name>{names}|{_LATIN_NAME})(?![A-Za-z0-9_-])(?P<mark>(?:{marks}|\s*(?:{cjk_marks}))?)"
+        r"(?P<closes>(?=\s*(?:[,，.。;；!！]|$)))?",
+        re.I | re.M,
     )
     after = re.compile(
         rf"(?<![A-Za-z0-9_-])(?P<name>{names}|{_LATIN_NAME})(?:\.md)?\s*(?P<verb>{_alternatives(tuple(words['after']))})"
@@ -65,17 +66,31 @@ def filed_elsewhere(text: str, this: frozenset[str]) -> str | None:
     this one."""
     before, after, denied = _statements(this)
     ours = this | {w.lower() for w in lexicon().filing["this_topic"]}
+    closing = None  # a bare name closing its clause: taken when no statement names a topic as one
     for m in before.finditer(text):
         name = m.group("name").lower()
         if m.group("neg") and name in ours:
             return m.group(0).strip()
-        if not m.group("neg") and name not in ours and m.group("mark"):
-            return m.group(0).strip()
+        if not m.group("neg") and name not in ours:
+            if m.group("mark"):
+                return m.group(0).strip()
+            if closing is None and _closing(m):
+                closing = m.group(0).strip()
     for m in after.finditer(text):
         if (m.group("name") or m.group("owner")).lower() in ours:
             return m.group(0).strip()
     denial = denied.search(text)
-    return denial.group(0).strip() if denial else None
+    return denial.group(0).strip() if denial else closing
+
+
+def _closing(m: re.Match[str]) -> bool:
+    """A verb that files by itself, before a bare name that closes its clause (``这归 inference，``)."""
+    return m.group("closes") is not None and m.group("verb").lower() in _closing_verbs()
+
+
+@cache
+def _closing_verbs() -> frozenset[str]:
+    return frozenset(" ".join(v.lower().split()) for v in lexicon().filing["closing"])
 
 
 #: a tag in brackets that opens an item's title (``[rag] ChunkSmith 0.4``, ``【agent】…``, ``#eval …``)

@@ -91,7 +91,9 @@ def identify(item: NoteItem, doc: KnowledgeDoc) -> Identity:
     ranked = subjects.candidates(item.title, item.text, item.urls)
     # a new subject among the comparable best candidates (``DeepSeek DeepInfer``: the product, not the
     # vendor the document knows); a far weaker candidate is never the key just because it is unknown
-    comparable = [c.name for c in ranked if c.score >= ranked[0].score - SUBJECT_MARGIN] if ranked else []
+    # a candidate that scores nothing as a name (``out`` in ``tripwire 0.9 is out``) is comparable to none
+    floor = ranked[0].score - SUBJECT_MARGIN if ranked else 0.0
+    comparable = [c.name for c in ranked if c.score >= floor and c.score > 0]
     names = comparable + [c.name for c in ranked if c.name not in comparable]
     if not names:
         names = [item.title[:30] or f"{item.material}#{item.index}"]

@@ -262,6 +262,7 @@ def _find_in_view(text: str, kinds: frozenset[str]) -> tuple[Hit, ...]:
         for m in p.regex.finditer(low if p.folded else text):
             if m.end() > m.start():
                 found.append(Hit(m.start(), m.end(), p.marker(m.group(0))))
+    found = [h for h in found if not _in_code(low, h)]
     if not found:
         return ()  # most texts: nothing to qualify, weigh or order
     hits = _settled(text, low, found)
@@ -276,6 +277,16 @@ def _find_in_view(text: str, kinds: frozenset[str]) -> tuple[Hit, ...]:
         if worth or g.judges.search(low):
             hits = tuple(h for h in hits if h.marker.kind != "hedge" or not _judges_the_item(low, h, worth=worth))
     return hits
+
+
+def _in_code(low: str, hit: Hit) -> bool:
+    """Whether a hit is a word of code, no statement about a reading: a call or an attribute (``summary()``,
+    ``res.summary(…)``) or part of an identifier (``read_abstract``); ``abstract(s) only`` is prose."""
+    if not low[hit.start : hit.end].isascii():
+        return False  # a CJK word before a bracket is prose (``摘要(只看了)``)
+    before = low[hit.start - 1] if hit.start else " "
+    after = low[hit.end] if hit.end < len(low) else " "
+    return before == "_" or after == "_" or low.startswith("()", hit.end) or (before == "." and after not in " \t")
 
 
 #: a number with nothing after it (``1.2``, ``3.2``): in a filing clause, a section's number

@@ -247,6 +247,12 @@ def said_lead(text: str) -> str | None:
     return lexicon().verdict("lead", text)
 
 
+def said_empty(text: str) -> str | None:
+    """The words by which a note says what was seen of the item holds nothing of substance
+    (``片段无实质内容``, ``the snippet is just the title``)."""
+    return lexicon().verdict("empty", text)
+
+
 def said_new(text: str) -> str | None:
     """The words by which a note says the item is new to the team (``Verdict: new for us``), unless it
     also says the document holds it."""
@@ -425,10 +431,16 @@ def _table_spans(lines: list[str]) -> tuple[list[_Span], list[list[str]]]:
         check_col = meanings.index("check") if "check" in meanings else None
         title = cells[title_col] if title_col < len(cells) else cells[0]
         check = cells[check_col] if check_col is not None and check_col < len(cells) else None
+        # what the row says besides its title and check: not where it was found (a URL or source column's
+        # ``GitHub Releases``), nor a counter
         other = tuple(
             c
             for n, c in enumerate(cells)
-            if n not in (title_col, check_col) and c and not URL_RE.fullmatch(c) and not _number_cell(c)
+            if n not in (title_col, check_col)
+            and c
+            and not URL_RE.fullmatch(c)
+            and not _number_cell(c)
+            and (n >= len(meanings) or meanings[n] != "url")
         )
         spans.append(_Span(title, i, i + 1, "table", check, other))
         rows.append(cells)

@@ -1,0 +1,202 @@
+"""Substance decides an increment, the level bounds it (issue 23): an item seen no further than a search
+snippet, an abstract, a vendor's post or a card is news when what was seen of it says something of its own
+about a subject the document does not hold; its level then keeps every number of it out of the findings.
+It stays a lead to check, with its reason in the brief, when nothing of it was seen (``unverified``), when its
+note says what was seen holds nothing (``片段无实质内容``), when the document already names its subject, or
+when what was seen gives no point beyond its title, its pointers and how far it was read. Both sides are
+tested, in a list and in a table, in both languages of the brief."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tests.conftest import MakeKB
+
+from e1prep.brief.models import EvidenceLevel
+from e1prep.pipeline import draft_brief
+from e1prep.read.filing import filed_elsewhere
+from e1prep.read.identity import identify
+from e1prep.read.notes import said_empty, said_lead, split_note
+
+NOTE = "inbox/ana/2026-10-25T0915-blogs-discovery.md"
+
+KNOWLEDGE = """# inference 活文档
+
+## §1 引擎
+
+### §1.1 vLLM
+
+- 基线：vLLM 0.11 作为参考引擎，调度器、continuous batching、prefix cache。
+
+### §1.2 prefill / decode 分离
+
+- 分离部署：prefill 节点与 decode 节点分开，KV cache 经 RDMA 或 NVLink 传输；吞吐与 TTFT 的取舍。
+
+### §1.3 路由
+
+- 请求路由：按 token、按前缀或按负载把请求分给 serving engines 的副本。
+"""
+
+LIST = """# blogs · 10-25
+
+1. **Kestrel Serve 2：prefill 与 decode 分离部署**
+   - 链接：https://kestrel.invalid/blog/serve-2
+   - 核查：搜索片段，需登录，未打开
+   - 新增 --split-prefill 参数，把 prefill 放到独立节点，KV 经 RDMA 传给 decode 节点
+   - 片段称吞吐提升 3.1×
+2. **Larkspur Runtime 上线**
+   - 链接：https://larkspur.invalid/news/runtime
+   - 核查：搜索片段，需登录，未打开
+   - 片段无实质内容，只有标题
+3. **vLLM 新版调度器解读**
+   - 链接：https://blog.invalid/vllm-scheduler
+   - 核查：搜索片段，未打开
+   - 片段：调度器改成按 token 预算分批
+4. **Quillon: Token-Level Routing for Serving Engines**
+   - 链接：https://arxiv.invalid/abs/2610.01234
+   - 核查：只看了摘要
+   - arXiv:2610.01234
+5. **Moraine 推理加速卡**
+   - 链接：https://moraine.invalid/
+   - 核查：没打开，不知道是什么
+"""
+
+TABLE = """# blogs · 10-25
+
+| # | 标题 | URL | 核查 | 要点 | 数字 |
+|---|---|---|---|---|---|
+| 1 | Kestrel Serve 2 | https://k.invalid/2 | 搜索片段 | 新增 --split-prefill，KV 经 RDMA 传 | 片段称 3.1× |
+| 2 | Larkspur Runtime 上线 | https://l.invalid/r | 搜索片段，未打开 | 片段无实质内容，只有标题 | |
+| 3 | Quillon: Token-Level Routing for Serving Engines | https://a.invalid/q | 只看了摘要 | arXiv:2610.01234 | |
+"""
+
+
+def _draft(make_kb: MakeKB, note: str, lang: str = "zh") -> tuple[dict[str, object], dict[str, str]]:
+    brief = draft_brief(make_kb({NOTE: note}, knowledge=KNOWLEDGE), lang=lang)  # type: ignore[arg-type]
+    increments = {inc.key: inc for inc in brief.increments}
+    excluded = {key: e.reason for e in brief.excluded for key in (e.members or [e.key])}
+    return increments, excluded
+
+
+@pytest.mark.parametrize("note", [LIST, TABLE], ids=["list", "table"])
+def test_a_snippet_that_says_what_a_new_subject_does_is_an_increment_at_its_level(make_kb: MakeKB, note: str) -> None:
+    increments, _ = _draft(make_kb, note)
+    inc = next(v for k, v in increments.items() if k.startswith("Kestrel"))
+    assert inc.evidence is EvidenceLevel.snippet
+    # its number is bounded by its level: cited, never quotable, never a key point
+    assert inc.numbers and not any(n.quotable for n in inc.numbers)
+    assert not any("3.1" in p for p in inc.points)
+    assert any("3.1" in b for b in inc.boundary)
+
+
+@pytest.mark.parametrize("note", [LIST, TABLE], ids=["list", "table"])
+def test_a_snippet_its_note_calls_empty_is_a_lead_with_those_words(make_kb: MakeKB, note: str) -> None:
+    increments, excluded = _draft(make_kb, note)
+    assert not any(k.startswith("Larkspur") for k in increments)
+    assert "无实质内容" in next(v for k, v in excluded.items() if k.startswith("Larkspur"))
+
+
+def test_a_snippet_about_a_subject_the_document_names_is_a_lead_that_says_so(make_kb: MakeKB) -> None:
+    increments, excluded = _draft(make_kb, LIST, lang="en")
+    assert not any("vLLM" in k for k in increments)
+    assert "the living document already names vLLM" in next(v for k, v in excluded.items() if "vLLM" in k)
+
+
+@pytest.mark.parametrize("note", [LIST, TABLE], ids=["list", "table"])
+def test_an_abstract_seen_only_as_its_pointer_is_a_lead_that_says_why(make_kb: MakeKB, note: str) -> None:
+    increments, excluded = _draft(make_kb, note, lang="en")
+    assert not any(k.startswith("Quillon") for k in increments)
+    assert "no point to write beyond its title" in next(v for k, v in excluded.items() if k.startswith("Quillon"))
+
+
+def test_an_item_nobody_opened_is_a_lead(make_kb: MakeKB) -> None:
+    increments, excluded = _draft(make_kb, LIST)
+    assert not any(k.startswith("Moraine") for k in increments)
+    assert "待核查线索" in next(v for k, v in excluded.items() if k.startswith("Moraine"))
+
+
+VENDOR = """# blogs · 10-25
+
+- **Larkspur Runtime 2 上线**
+  - 链接：https://larkspur.invalid/news/runtime-2
+  - 核查：厂商自述（官方新闻稿），没有第三方测试
+  - 新增 prefill 节点与 decode 节点分离部署，KV cache 经 RDMA 传输
+  - 新闻稿称 TTFT 降低 40%
+"""
+
+
+def test_a_vendor_post_that_says_what_the_product_does_is_an_increment_whose_numbers_stay_out(make_kb: MakeKB) -> None:
+    increments, _ = _draft(make_kb, VENDOR)
+    inc = next(v for k, v in increments.items() if k.startswith("Larkspur"))
+    assert inc.evidence is EvidenceLevel.vendor
+    assert inc.points == ["新增 prefill 节点与 decode 节点分离部署，KV cache 经 RDMA 传输"]
+    assert not any(n.quotable for n in inc.numbers) and any("40%" in b for b in inc.boundary)
+
+
+EMPTY = [
+    ("片段无实质内容", True),
+    ("片段只有目录", True),
+    ("只有帖子标题，没别的信息", True),
+    ("推理部署信息没有", True),
+    ("the snippet is the headline only", True),
+    ("nothing beyond the title", True),
+    ("片段：新增 --split-prefill 参数", False),
+    ("README 读完，没有 benchmark", False),
+    ("no numbers are quotable yet", False),
+]
+
+
+@pytest.mark.parametrize(("text", "empty"), EMPTY)
+def test_what_a_note_calls_empty(text: str, empty: bool) -> None:
+    assert (said_empty(text) is not None) is empty
+
+
+@pytest.mark.parametrize(
+    ("text", "lead"), [("先挂着，有人有号的话帮看一眼", True), ("Vendor number. Park it.", True), ("parked car", False)]
+)
+def test_a_note_that_parks_an_item_calls_it_a_lead(text: str, lead: bool) -> None:
+    assert (said_lead(text) is not None) is lead
+
+
+THIS = frozenset({"speech", "语音", "training"})
+
+
+@pytest.mark.parametrize(
+    ("text", "filed"),
+    [
+        ("讲的是音频 token 的 KV cache 压缩，按约定这归 inference，我已经挂了卡", "归 inference"),
+        ("filing it under evaluation, not adding it to training", "filing it under evaluation"),
+        ("这个模型转 ONNX。", None),  # a verb that does not file by itself: a bare name may be a product
+        ("这条归 speech，", None),  # this topic's own name
+        ("归 vLLM 的 issue 区", None),  # the name does not close its clause
+    ],
+)
+def test_a_filing_verb_before_a_bare_name_that_closes_its_clause_files_it(text: str, filed: str | None) -> None:
+    assert filed_elsewhere(text, THIS) == filed
+
+
+def test_a_word_that_scores_nothing_as_a_name_is_no_key(tmp_path: Path) -> None:
+    from e1prep.kb.knowledge import parse_knowledge
+
+    doc = parse_knowledge("k.md", "# k\n\n## §1 prompt-injection filters\n\n- tripwire：提示注入检测库。\n")
+    (item,) = split_note(
+        NOTE, "- tripwire 0.9 is out, might be worth upgrading the pre-filter.\n  https://x.invalid/t\n"
+    )
+    assert identify(item, doc).key == "tripwire"
+
+
+ROWS = """# radar
+
+| Name | Topic | Read | Source | Notes | URL |
+| --- | --- | --- | --- | --- | --- |
+| Kestrel Serve 2 | inference | read in full, verified | GitHub | splits prefill and decode, KV via RDMA | k.invalid/2 |
+"""
+
+
+def test_a_table_rows_cells_that_say_something_are_its_key_points(make_kb: MakeKB) -> None:
+    # the row's notes are its key point; where it was found (``GitHub Releases``) and a tag are none
+    increments, _ = _draft(make_kb, ROWS, lang="en")
+    inc = next(v for k, v in increments.items() if k.startswith("Kestrel"))
+    assert inc.evidence is EvidenceLevel.verified
+    assert inc.points == ["splits prefill and decode, KV via RDMA"]
