@@ -200,3 +200,50 @@ def test_a_table_rows_cells_that_say_something_are_its_key_points(make_kb: MakeK
     inc = next(v for k, v in increments.items() if k.startswith("Kestrel"))
     assert inc.evidence is EvidenceLevel.verified
     assert inc.points == ["splits prefill and decode, KV via RDMA"]
+
+
+def test_a_list_item_that_is_a_paragraph_is_titled_by_its_first_sentence() -> None:
+    note = (
+        "1. Tessera: Layout-Polymorphic Tile Programs — arXiv:2702.14385 (v1), https://arxiv.invalid/abs/2702.14385. "
+        "One tile program, with layouts as type parameters resolved per target at compile time, lowered through "
+        "MLIR to NVVM and AMDGPU. [read in full]\n\n2. Guard-Lite: Shape-Class Guards — https://g.invalid/x\n"
+    )
+    first, second = split_note(NOTE, note)
+    assert first.title.startswith("Tessera: Layout-Polymorphic Tile Programs") and "One tile program" not in first.title
+    assert second.title.startswith("Guard-Lite: Shape-Class Guards")  # a short item keeps its line
+
+
+def test_a_title_that_names_its_subject_before_a_colon_is_keyed_by_it() -> None:
+    from e1prep.read.subjects import candidates
+
+    assert candidates("Tessera: Layout-Polymorphic Tile Programs for Portable GPU Kernels")[0].name == "Tessera"
+    # an outlet or a label before the colon names no subject
+    assert candidates("AINews: vLLM 0.12 ships chunked prefill")[0].name == "vLLM"
+
+
+def test_a_quote_inside_a_paragraph_is_no_title_of_its_item() -> None:
+    note = (
+        '# 3月2日\n\nTRACE-Rerank 这篇（https://arxiv.invalid/abs/2702.18853）从头到尾读完了。分数越"拿不准"的候选'
+        '分到的 token 越多，一阶段是"GPT 改写后的查询"。——全文已读。\n\n'
+        "栈桥的《从 RRF 到学习式融合：混合召回复盘》（https://j.invalid/p）读到第三节。\n"
+    )
+    first, second = split_note(NOTE, note)
+    assert first.title.startswith("TRACE-Rerank")
+    assert second.title == "从 RRF 到学习式融合：混合召回复盘"  # quoted where the paragraph brings it in
+
+
+def test_a_point_outside_the_documents_terms_says_nothing_of_the_item(make_kb: MakeKB) -> None:
+    note = """# radar
+
+- **Quillon: 请求路由，按 token、按前缀或按负载分给 serving engines 的副本**
+  - https://arxiv.invalid/abs/2610.01234
+  - 只看了摘要
+  - 下周有空精读，今天就这些
+"""
+    increments, excluded = _draft(make_kb, note, lang="en")
+    assert not any(k.startswith("Quillon") for k in increments)
+    assert "no point to write" in next(v for k, v in excluded.items() if k.startswith("Quillon"))
+    # the same item saying what it does, in the document's terms, is an increment at its level
+    said = note.replace("下周有空精读，今天就这些", "新增一个 KV cache 感知的调度器，prefill 节点与 decode 节点分开")
+    increments, _ = _draft(make_kb, said, lang="en")
+    assert next(v for k, v in increments.items() if k.startswith("Quillon")).evidence is EvidenceLevel.summary

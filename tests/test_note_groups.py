@@ -568,6 +568,24 @@ REMARK_LEVELS = [
     pytest.param(
         "Title — read all 14 pp\n  - not sure I read the right version", EvidenceLevel.unverified, id="doubt-bullet"
     ),
+    # a judgement of whether the document holds the item is the writer's opinion, not a doubt about the read
+    pytest.param(
+        "read in full, appendix B included · NEW, I don't think we have anything like it",
+        EvidenceLevel.verified,
+        id="novelty-judged",
+    ),
+    pytest.param("read in full · probably new", EvidenceLevel.verified, id="probably-new"),
+    pytest.param("read in full; maybe the numbers are wrong", EvidenceLevel.unverified, id="doubt-after-a-read"),
+    pytest.param("全文读完，应该是新的", EvidenceLevel.verified, id="zh-probably-new"),
+    # a design free of any vendor is no vendor's claim; a vendor's post is
+    pytest.param("read in full; a vendor-neutral layout algebra", EvidenceLevel.verified, id="vendor-neutral"),
+    pytest.param("read the vendor's launch post in full", EvidenceLevel.vendor, id="vendor-post"),
+    # a word of code is no statement about the reading (an exported notebook's ``res.summary()``)
+    pytest.param("print(res.summary())", EvidenceLevel.unverified, id="code-word"),
+    pytest.param("summary only", EvidenceLevel.summary, id="summary-word"),
+    # a part of the page that says something is the page (``附录 C 说``); a person who says so relays it
+    pytest.param("全文读完。附录 C 说换一个分配器增益缩到 +1.1", EvidenceLevel.verified, id="appendix-says"),
+    pytest.param("Li 说全文读完了", EvidenceLevel.unverified, id="person-says"),
 ]
 
 

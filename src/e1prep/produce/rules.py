@@ -283,7 +283,7 @@ class RulesProducer:
             return
         inc = self._increment(material, item, key, hits, index)
         told = frozenset(term_set(item.title)) | index.topic  # what a point must say more than: its title, the topic
-        if low and not any(_says_what(p, told) for p in inc.points):  # no point of its own was seen: a lead
+        if low and not any(_says_what(p, told, index) for p in inc.points):  # no point of its own was seen
             reason = say("rules.lead_nothing_said", level=say.level(item.evidence), remark=self._remark(item))
             self._exclude(material, item, title or key, reason, out, excluded)
             return
@@ -636,17 +636,18 @@ _SAYS = re.compile(r"[^\W\d_]{2}")
 _POINTER = re.compile(r"\barXiv\b\s*[:：]?|\bv\d+\b", re.I)
 
 
-def _says_what(point: str, told: frozenset[str]) -> bool:
+def _says_what(point: str, told: frozenset[str], index: SectionIndex) -> bool:
     """Whether a key point says what the item is: more than ``told`` (its title and the topic: ``Lead3Serve
-    does inference.``), not only where it is (``arXiv:2702.11460``, a URL, or a title beside one:
-    ``PagedAttention revisited (arXiv:2611.09876)``), and not in words of how far it was read (``Search
-    snippet only.``, ``摘要称…``: a line whose own words put it at a level is a remark, or a claim relayed)."""
+    does inference.``), in the document's terms (not ``下周有空精读``), not only where it is
+    (``arXiv:2702.11460``, a URL, or a title beside one: ``PagedAttention revisited (arXiv:2611.09876)``), and
+    not in words of how far it was read (``Search snippet only.``, ``摘要称…``: a line whose own words put it
+    at a level is a remark, or a claim relayed)."""
     rest = _POINTER.sub("", ARXIV_RE.sub("", URL_RE.sub("", point)))
     if _SAYS.search(rest) is None:
         return False
     if rest != point and len(_WORDS.findall(rest)) <= _TITLE_WORDS:
         return False
-    if len(set(term_set(rest)) - told) < _NEW_TERMS:
+    if len(set(term_set(rest)) - told) < _NEW_TERMS or index.overlap(rest) < MIN_TOPIC_OVERLAP:
         return False
     return line_evidence(point) is None
 

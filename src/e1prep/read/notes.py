@@ -24,6 +24,7 @@ from .chat import own_words, writer_of
 from .labels import (
     CLOCK,
     FIELD_WORD,
+    TITLE_MAX,
     declared_states,
     labelled,
     labelled_by_field,
@@ -638,8 +639,18 @@ def _list_spans(
             and not _holds_a_list(lines, i + 1, end)
         ):
             continue
-        spans.append(_Span(title, i, end, name))
+        spans.append(_Span(_paragraph_title(title), i, end, name))
     return spans
+
+
+#: a list item longer than this is a paragraph: its first sentence is its title
+_PARAGRAPH_ITEM = 2 * TITLE_MAX
+
+
+def _paragraph_title(line: str) -> str:
+    """A list item's title: the line, or the first sentence of a line that is a paragraph (``1. Tessera: … —
+    arXiv:2702.14385, https://…. One tile program, with layouts as type parameters …``)."""
+    return sentence_head(line) or line if len(line) > _PARAGRAPH_ITEM else line
 
 
 def _table_after_blank(lines: list[str], j: int) -> bool:
@@ -935,8 +946,11 @@ def _prose_spans(lines: list[str], urls: _UrlLines) -> list[_Span]:
         elif not line.strip() and start is not None:
             if urls.any(start, i) or arxiv_ids(_SENTENCE_END.split(lines[start][:_BRINGS_IN], maxsplit=1)[0]):
                 text = " ".join(lines[start:i])
-                # a title is quoted where the paragraph brings the item in: its first two lines
-                opening = " ".join(lines[start : min(i, start + 2)])
+                # a title is quoted where the paragraph brings the item in: the first sentence of its first two
+                # lines (a quote later on is the text's: ``分数越"拿不准"的候选``)
+                opening = _RUN_IN_LABEL.sub("", " ".join(lines[start : min(i, start + 2)]), count=1)
+                if cut := _SENTENCE_END.search(opening):
+                    opening = opening[: cut.end()]
                 quoted = next((q for q in _QUOTED_TITLE.finditer(opening) if _quotes_a_title(opening, q)), None)
                 title = quoted.group(1) if quoted else _RUN_IN_LABEL.sub("", text, count=1)[:80]
                 spans.append(_Span(title, start, i, "prose"))

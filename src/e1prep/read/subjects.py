@@ -150,11 +150,18 @@ class _Board:
             self.add(repo, 2.5, "repo")
 
 
+#: a title that names its subject in one word before a colon and describes it after (a paper's, a post's)
+_NAMED_TITLE = re.compile(r"\s*([A-Za-z\u4e00-\u9fff][\w.+\-\u4e00-\u9fff]{1,40})\s*[:：]\s+\S")
+
+
 def candidates(title: str, text: str = "", urls: tuple[str, ...] | list[str] = ()) -> list[Candidate]:
     """Candidate subjects of an item, best first."""
-    head, asides = strip_outlet(MD_LINK.sub(r"\1", title))
+    plain = MD_LINK.sub(r"\1", title)
+    head, asides = strip_outlet(plain)
     board = _Board(_url_words(urls))
     board.title([s for s in _SEGMENT.split(head) if s.strip()] or [head])
+    if named := _NAMED_TITLE.match(plain):
+        board.add(named.group(1), 6.0, "title-name")  # ``Tessera: Layout-Polymorphic Tile Programs``: Tessera
     board.spans(title, text.split("\n", 1)[0])
     for aside in asides:
         for m in _NAME.finditer(aside):
