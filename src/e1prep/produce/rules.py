@@ -281,13 +281,13 @@ class RulesProducer:
                 Refresh(key=key, sources=[material.path], evidence=item.evidence, summary=summary, doc_hits=hits)
             )
             return
-        inc = self._increment(material, item, key, hits, index)
+        inc = self._increment(material, item, key, hits, index, routed=False)  # routed once kept
         told = frozenset(term_set(item.title)) | index.topic  # what a point must say more than: its title, the topic
         if low and not any(_says_what(p, told, index) for p in inc.points):  # no point of its own was seen
             reason = say("rules.lead_nothing_said", level=say.level(item.evidence), remark=self._remark(item))
             self._exclude(material, item, title or key, reason, out, excluded)
             return
-        out.increments.append(inc)
+        out.increments.append(inc.model_copy(update={"section": index.suggest(item.text, item.title, [key], say)}))
 
     def _why_not(self, item: NoteItem, clue: str | None, index: SectionIndex, low: bool) -> tuple[str | None, bool]:
         """Why a fresh item the document does not hold is no increment, if it is none, and whether it is
@@ -341,8 +341,16 @@ class RulesProducer:
             out.off_topic.add((material.path, item.line_start))
 
     def _increment(
-        self, material: Material, item: NoteItem, key: str, hits: list[DocHits], index: SectionIndex
+        self,
+        material: Material,
+        item: NoteItem,
+        key: str,
+        hits: list[DocHits],
+        index: SectionIndex,
+        *,
+        routed: bool = True,
     ) -> Increment:
+        """The increment of a note's item; ``routed``: with its suggested section (else none yet)."""
         points: list[str] = []
         boundary: list[str] = []
         numbers: list[NumberCitation] = []
@@ -400,7 +408,7 @@ class RulesProducer:
             points=points,
             relation=rel + (say("rules.is_new") if any(h.term == key and h.hits == 0 for h in hits) else ""),
             doc_hits=hits[:3],
-            section=index.suggest(item.text, item.title, [key], say),
+            section=index.suggest(item.text, item.title, [key], say) if routed else None,
             boundary=boundary,
             numbers=numbers,
         )

@@ -18,6 +18,7 @@ import re
 from functools import cache
 
 from ..text.lexicon import lexicon
+from ..text.regexgate import guarded
 
 #: a topic's name as people write it: a Latin word (``agent``, ``long-context``)
 _LATIN_NAME = r"[A-Za-z][A-Za-z0-9_-]{1,30}"
@@ -57,7 +58,7 @@ def _statements(this: frozenset[str]) -> tuple[re.Pattern[str], re.Pattern[str],
         rf"(?=\s*(?:[.。;；,，!！:：)）]|$))",
         re.I | re.M,
     )
-    return before, after, denied
+    return guarded(before), guarded(after), guarded(denied)
 
 
 def filed_elsewhere(text: str, this: frozenset[str]) -> str | None:
