@@ -247,3 +247,14 @@ def test_a_point_outside_the_documents_terms_says_nothing_of_the_item(make_kb: M
     said = note.replace("下周有空精读，今天就这些", "新增一个 KV cache 感知的调度器，prefill 节点与 decode 节点分开")
     increments, _ = _draft(make_kb, said, lang="en")
     assert next(v for k, v in increments.items() if k.startswith("Quillon")).evidence is EvidenceLevel.summary
+
+
+def test_a_paragraph_opened_by_a_quoted_name_is_an_item_by_its_arxiv_id_anywhere() -> None:
+    note = (
+        "# 0313 论文 · 老周\n\n"
+        "「裁判漂移」这篇最值得看，我从头到尾读完了 v2。英文题目是 Same Name, Different Judge，arXiv:2703.04417。\n\n"
+        "它做了两件事。一是沿用 HoldoutGuard（arXiv:2611.04562）的切分。\n"
+    )
+    items = split_note(NOTE, note)
+    assert [i.line_start for i in items] == [3]  # the paragraph opened by 「它」 refers to another paper: no item
+    assert items[0].title.startswith("「裁判漂移」")

@@ -586,6 +586,11 @@ REMARK_LEVELS = [
     # a part of the page that says something is the page (``附录 C 说``); a person who says so relays it
     pytest.param("全文读完。附录 C 说换一个分配器增益缩到 +1.1", EvidenceLevel.verified, id="appendix-says"),
     pytest.param("Li 说全文读完了", EvidenceLevel.unverified, id="person-says"),
+    # someone else's word in a sentence of its own is their check beside the writer's read: it does not
+    # undo the read; in the read's own sentence it governs the read
+    pytest.param("全文读完。据说作者还会放代码。", EvidenceLevel.verified, id="relay-in-its-own-sentence"),
+    pytest.param("全文读完，据说作者还会放代码。", EvidenceLevel.unverified, id="relay-beside-the-read"),
+    pytest.param("据说全文读完了", EvidenceLevel.unverified, id="relayed-read"),
 ]
 
 

@@ -161,6 +161,11 @@ def _read_hits(text: str, body: str, hits: list[Hit], symbol_statements: list[St
     hedges = [h for h in hits if h.marker.kind in ("hedge", "relay")]
     positives, refused = _own_reads(body, hits)
     claims: list[Hit] = []
+    if positives:
+        # someone else's word in a sentence of its own is their check, beside the writer's stated read: it
+        # neither raises nor lowers it (``我从头到尾读完了 v2。…ken 说他看了代码仓库``)
+        hits = [h for h in hits if h.marker.kind != "relay" or _beside(body, h, positives)]
+        hedges = [h for h in hedges if h in hits]
     if positives and hedges:
         # a hedge on a claim of its own sentence limits that claim's numbers, not the stated read
         claims = [h for h in hedges if _claim_hedge(body, h, positives)]
@@ -269,6 +274,11 @@ def _own_reads(body: str, hits: list[Hit]) -> tuple[list[Hit], list[str]]:
         else:
             positives.append(h)
     return positives, refused
+
+
+def _beside(body: str, h: Hit, positives: list[Hit]) -> bool:
+    """Whether a hit stands in the sentence of a stated read."""
+    return any(same_sentence(body, h.start, p.start) for p in positives)
 
 
 def _claim_hedge(body: str, h: Hit, positives: list[Hit]) -> bool:

@@ -923,6 +923,8 @@ def _quotes_a_title(text: str, quoted: re.Match[str]) -> bool:
 #: how far into a paragraph's first line, and its first sentence, an arXiv id brings the paragraph's item
 #: in (``OpenLoom-CC v2（arXiv:2611.05528）顺带复查了一下``; not ``它做了两件事。一是沿着 SessionGR（arXiv:…）``)
 _BRINGS_IN = 80
+#: a paragraph that opens with a quoted name (``「裁判漂移」这篇``, ``《…》``, ``"…"``)
+_OPENING_NAME = re.compile(r"\s*(?:「[^」\n]{1,40}」|《[^》\n]{1,60}》|“[^”\n]{1,60}”|\"[^\"\n]{1,60}\")")
 _SENTENCE_END = re.compile(r"[。！？!?]|\.\s")
 
 
@@ -944,7 +946,13 @@ def _prose_spans(lines: list[str], urls: _UrlLines) -> list[_Span]:
         if line.strip() and start is None:
             start = i
         elif not line.strip() and start is not None:
-            if urls.any(start, i) or arxiv_ids(_SENTENCE_END.split(lines[start][:_BRINGS_IN], maxsplit=1)[0]):
+            # a paragraph opened by a quoted name (``「裁判漂移」这篇…``) is about it: its arXiv id, anywhere, is its
+            named = _OPENING_NAME.match(lines[start]) is not None
+            if (
+                urls.any(start, i)
+                or arxiv_ids(_SENTENCE_END.split(lines[start][:_BRINGS_IN], maxsplit=1)[0])
+                or (named and arxiv_ids(" ".join(lines[start:i])))
+            ):
                 text = " ".join(lines[start:i])
                 # a title is quoted where the paragraph brings the item in: the first sentence of its first two
                 # lines (a quote later on is the text's: ``分数越"拿不准"的候选``)
