@@ -157,6 +157,15 @@ def _citations(
     return out
 
 
+@dataclass
+class _Digest:
+    """What a note's item says, as a brief lists it."""
+
+    points: list[str]
+    boundary: list[str]
+    numbers: list[NumberCitation]
+
+
 class RulesProducer:
     """The embedded default backend; ``lang``: the language of the sentences it writes (``say``)."""
 
@@ -237,14 +246,22 @@ class RulesProducer:
         # seen of it (a summary, a snippet, a vendor's post, a card) may still say something of its own.
         # ``clue``: why it is a lead to check and no increment, where what was seen cannot make it one
         clue = self._clue(item) if low else None
+        # what was seen of it must give a point of its own, more than its title and the topic's names; else it
+        # is a lead (``mute``: why, unless the note's own words say more)
+        digest = self._digest(material, item) if low and clue is None else None
+        told = frozenset(term_set(item.title)) | index.topic if digest is not None else frozenset()
+        mute = None
+        if digest is not None and not any(_says_what(p, told, index) for p in digest.points):
+            mute = say("rules.lead_nothing_said", level=say.level(item.evidence), remark=self._remark(item))
         stale = is_stale(item, batch_date)
         title = _short_title(item)
         # excluded whatever the document holds (stale, or a lead it cannot know), under its title:
         # who it is needs no subject candidates and no name searches
-        unsearched = bool(title) and (stale or (clue is not None and not may_be_known_as_a_lead(item, doc)))
+        lead = clue is not None or mute is not None
+        unsearched = bool(title) and (stale or (lead and not may_be_known_as_a_lead(item, doc)))
         ident = None if unsearched else identify(item, doc)
         known = ident is not None and ident.known(item.evidence, vendor_read)
-        if low and clue is None and ident is not None and ident.key_hits:
+        if low and not lead and ident is not None and ident.key_hits:
             # a subject the document names, seen no further than this: nothing is shown to be new of it
             clue = say("rules.lead_known", level=say.level(item.evidence), key=ident.key, remark=self._remark(item))
         excluded_reason, filed_away = None, False
@@ -252,6 +269,7 @@ class RulesProducer:
             excluded_reason = say("rules.stale", date=item.date)
         elif not known:
             excluded_reason, filed_away = self._why_not(item, clue, index, low)
+            excluded_reason = excluded_reason or mute
         if excluded_reason:
             key = title or (ident.key if ident else "")
             self._exclude(material, item, key, excluded_reason, out, excluded, off_topic=filed_away)
@@ -281,13 +299,7 @@ class RulesProducer:
                 Refresh(key=key, sources=[material.path], evidence=item.evidence, summary=summary, doc_hits=hits)
             )
             return
-        inc = self._increment(material, item, key, hits, index, routed=False)  # routed once kept
-        told = frozenset(term_set(item.title)) | index.topic  # what a point must say more than: its title, the topic
-        if low and not any(_says_what(p, told, index) for p in inc.points):  # no point of its own was seen
-            reason = say("rules.lead_nothing_said", level=say.level(item.evidence), remark=self._remark(item))
-            self._exclude(material, item, title or key, reason, out, excluded)
-            return
-        out.increments.append(inc.model_copy(update={"section": index.suggest(item.text, item.title, [key], say)}))
+        out.increments.append(self._increment(material, item, key, hits, index, digest=digest))
 
     def _why_not(self, item: NoteItem, clue: str | None, index: SectionIndex, low: bool) -> tuple[str | None, bool]:
         """Why a fresh item the document does not hold is no increment, if it is none, and whether it is
@@ -348,9 +360,33 @@ class RulesProducer:
         hits: list[DocHits],
         index: SectionIndex,
         *,
+        digest: _Digest | None = None,
         routed: bool = True,
     ) -> Increment:
-        """The increment of a note's item; ``routed``: with its suggested section (else none yet)."""
+        """The increment of a note's item (``digest``: its points, boundary and numbers, if read already);
+        ``routed``: with its suggested section (else none yet)."""
+        digest = digest or self._digest(material, item)
+        say = self.say
+        rel = say.join((say("rules.hits", term=h.term, hits=h.hits) for h in hits[:3]), "semi")
+        said = say.remark(item.reading.deciding)  # ``item.remark``, in the brief's language
+        remark = say("rules.remark_note", remark=said) if said else say("rules.no_remark_note")
+        return Increment(
+            key=key,
+            title=item.title,
+            sources=[material.path],
+            url=item.url,
+            evidence=item.evidence,
+            evidence_note=remark,
+            points=digest.points,
+            relation=rel + (say("rules.is_new") if any(h.term == key and h.hits == 0 for h in hits) else ""),
+            doc_hits=hits[:3],
+            section=index.suggest(item.text, item.title, [key], say) if routed else None,
+            boundary=digest.boundary,
+            numbers=digest.numbers,
+        )
+
+    def _digest(self, material: Material, item: NoteItem) -> _Digest:
+        """What an item says, as a brief lists it: its key points, its boundary, the citations of its numbers."""
         points: list[str] = []
         boundary: list[str] = []
         numbers: list[NumberCitation] = []
@@ -394,24 +430,7 @@ class RulesProducer:
             c.model_copy(update={"source": c.source.model_copy(update={"quote": None})})
             for c in cite_numbers(item.title, item.evidence, material, "", item.line_start)
         ]
-        say = self.say
-        rel = say.join((say("rules.hits", term=h.term, hits=h.hits) for h in hits[:3]), "semi")
-        said = say.remark(item.reading.deciding)  # ``item.remark``, in the brief's language
-        remark = say("rules.remark_note", remark=said) if said else say("rules.no_remark_note")
-        return Increment(
-            key=key,
-            title=item.title,
-            sources=[material.path],
-            url=item.url,
-            evidence=item.evidence,
-            evidence_note=remark,
-            points=points,
-            relation=rel + (say("rules.is_new") if any(h.term == key and h.hits == 0 for h in hits) else ""),
-            doc_hits=hits[:3],
-            section=index.suggest(item.text, item.title, [key], say) if routed else None,
-            boundary=boundary,
-            numbers=numbers,
-        )
+        return _Digest(points, boundary, numbers)
 
     # --- cards ---------------------------------------------------------------------------------
 
