@@ -258,3 +258,14 @@ def test_a_paragraph_opened_by_a_quoted_name_is_an_item_by_its_arxiv_id_anywhere
     items = split_note(NOTE, note)
     assert [i.line_start for i in items] == [3]  # the paragraph opened by 「它」 refers to another paper: no item
     assert items[0].title.startswith("「裁判漂移」")
+
+
+def test_a_name_before_a_colon_opens_a_prose_title_and_a_label_does_not() -> None:
+    note = (
+        "量化雷达 0311\n\n"
+        "ExpertBits: Sensitivity-Aware Bit Allocation / arXiv 2702.21960 / 按敏感度分比特 / 【全文读完】\n\n"
+        "Worth your time. FooQuant 2 ships FP4 kernels https://f.invalid/2\n"
+    )
+    first, second = split_note(NOTE, note)
+    assert first.title.startswith("ExpertBits: Sensitivity-Aware")
+    assert second.title.startswith("FooQuant 2 ships")

@@ -591,6 +591,11 @@ REMARK_LEVELS = [
     pytest.param("全文读完。据说作者还会放代码。", EvidenceLevel.verified, id="relay-in-its-own-sentence"),
     pytest.param("全文读完，据说作者还会放代码。", EvidenceLevel.unverified, id="relay-beside-the-read"),
     pytest.param("据说全文读完了", EvidenceLevel.unverified, id="relayed-read"),
+    # a denied "only" says more was done, never less (``不是只看频率``: a method that looks beyond frequency)
+    pytest.param("按敏感度分比特，不是只看频率。全文读完。", EvidenceLevel.verified, id="denied-only"),
+    # a spaced slash parts a one-liner's fields: what the code's README says is not said of the read
+    pytest.param("代码说 camera-ready 后放 / 【全文读完】", EvidenceLevel.verified, id="slash-parts-fields"),
+    pytest.param("代码放出来了 / 他说全文读完了", EvidenceLevel.unverified, id="slash-field-relays-the-read"),
 ]
 
 

@@ -260,6 +260,10 @@ def _what_a_partial_read_read(body: str, h: Hit, positives: list[Hit]) -> bool:
     )
 
 
+#: how a partial read says it went no further (``只看了目录``, ``only read the intro``)
+_ONLY = ("只", "仅", "only", "just")
+
+
 def _own_reads(body: str, hits: list[Hit]) -> tuple[list[Hit], list[str]]:
     """The writer's own full or partial reads, and the words of those negated or quoted."""
     positives: list[Hit] = []
@@ -268,6 +272,9 @@ def _own_reads(body: str, hits: list[Hit]) -> tuple[list[Hit], list[str]]:
         if h.marker.kind not in ("full", "partial"):
             continue
         if negated(body, h, hits):
+            # ``不是只看频率``, ``not only the abstract``: a denied "only" says more was done, never less
+            if h.marker.kind == "partial" and h.marker.text.lower().startswith(_ONLY):
+                continue
             refused.append(_context(body, h))
         elif in_quotes(body, h.start):
             refused.append(Phrase("remark.quoted", word=h.marker.text))

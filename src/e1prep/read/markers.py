@@ -377,7 +377,8 @@ def governing() -> Governing:
 #: where a sentence ends: a condition governs the whole sentence it stands in
 _SENTENCE_END = re.compile(r"[。;；!！?？\n|]|\.(?:\s|$)")
 #: where a clause ends: the other governing words of a check are read inside its own clause only
-_CLAUSE_END = re.compile(r"[，,。;；!！?？\n|]|\.(?:\s|$)")
+#: a spaced slash parts a one-liner's fields (``代码说 camera-ready 后放 / 【全文读完】``) as a cell's pipe does
+_CLAUSE_END = re.compile(r"[，,。;；!！?？\n|]|\.(?:\s|$)|\s/\s")
 #: where an indirect question (``to know if …``) ends: a clause's end or a dash
 _QUESTION_END = re.compile(r"[，,。;；!！?？\n|—–]|\.(?:\s|$)")
 

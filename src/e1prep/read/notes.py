@@ -912,7 +912,16 @@ _QUOTED_TITLE = re.compile(r"[\"“「《]([^\"”」》\n]{6,160})[\"”」》]
 #: what follows a quoted name of a part of the page, not its title (``读到 "Recipe" 那节为止``)
 _PART_AFTER = re.compile(r"\s*(?:那|这)?\s*(?:节|章|部分|段)|\s+(?:section|chapter|part)\b", re.I)
 #: a short run-in label opening a paragraph (``Worth your time.``, ``Skip.``, ``结论：``)
-_RUN_IN_LABEL = re.compile(r"^[^.。:：!！?？\n]{1,24}[.。:：!！]\s+")
+_RUN_IN_LABEL = re.compile(r"^([^.。:：!！?？\n]{1,24})[.。:：!！]\s+")
+#: one word that is a name, not a label: an inner capital, a digit or a hyphen (``ExpertBits``, ``Qwen3``, ``llm-d``)
+_NAME_WORD = re.compile(r"[A-Za-z][a-z]*(?:[A-Z0-9-][A-Za-z0-9-]*)+")
+
+
+def _without_run_in_label(text: str) -> str:
+    """A paragraph without the short label that opens it (``Worth your time.``, ``结论：``); a name before a colon
+    opens the title (``ExpertBits: Sensitivity-Aware Bit Allocation …``)."""
+    m = _RUN_IN_LABEL.match(text)
+    return text if m is None or _NAME_WORD.fullmatch(m.group(1).strip()) else text[m.end() :]
 
 
 def _quotes_a_title(text: str, quoted: re.Match[str]) -> bool:
@@ -956,11 +965,11 @@ def _prose_spans(lines: list[str], urls: _UrlLines) -> list[_Span]:
                 text = " ".join(lines[start:i])
                 # a title is quoted where the paragraph brings the item in: the first sentence of its first two
                 # lines (a quote later on is the text's: ``分数越"拿不准"的候选``)
-                opening = _RUN_IN_LABEL.sub("", " ".join(lines[start : min(i, start + 2)]), count=1)
+                opening = _without_run_in_label(" ".join(lines[start : min(i, start + 2)]))
                 if cut := _SENTENCE_END.search(opening):
                     opening = opening[: cut.end()]
                 quoted = next((q for q in _QUOTED_TITLE.finditer(opening) if _quotes_a_title(opening, q)), None)
-                title = quoted.group(1) if quoted else _RUN_IN_LABEL.sub("", text, count=1)[:80]
+                title = quoted.group(1) if quoted else _without_run_in_label(text)[:80]
                 spans.append(_Span(title, start, i, "prose"))
             start = None
     return spans
