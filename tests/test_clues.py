@@ -269,3 +269,28 @@ def test_a_name_before_a_colon_opens_a_prose_title_and_a_label_does_not() -> Non
     first, second = split_note(NOTE, note)
     assert first.title.startswith("ExpertBits: Sensitivity-Aware")
     assert second.title.startswith("FooQuant 2 ships")
+
+
+WORD_LEGEND = """eval radar 0313 — mira
+
+"读到哪" 一列老规矩：abs = 只看了 abstract；full = 全文读完；card = 只看了卡片。
+
+| 条目 | 读到哪 | 一句话 | link |
+|---|---|---|---|
+| SWE-Fresh: Time-Split Evaluation | abs only，PDF 没开 | 按训练截止日期切两半比较 | https://s.invalid/1 |
+| lm-evaluation-harness v0.6.2 | release notes full | patch 版，scoring 没动 | https://l.invalid/2 |
+| Arbiter-2 judge model | 只看到标题，the full post is paywalled | 卖裁判模型的 | https://a.invalid/3 |
+"""
+
+
+def test_a_legend_of_words_reads_the_words_where_a_depth_cell_writes_them() -> None:
+    swe, harness, arbiter = split_note(NOTE, WORD_LEGEND)
+    assert swe.evidence is EvidenceLevel.summary  # abs: the abstract; "PDF 没开" says what was not opened
+    assert harness.evidence is EvidenceLevel.verified  # full, closing its cell
+    assert arbiter.evidence is not EvidenceLevel.verified  # "the full post" inside a sentence is only a word
+
+
+def test_a_line_of_assignments_is_no_legend() -> None:
+    note = WORD_LEGEND.replace("abs = 只看了 abstract；full = 全文读完；card = 只看了卡片", "k = 4；n = 8；full = 1")
+    _, harness, _ = split_note(NOTE, note)
+    assert harness.evidence is not EvidenceLevel.verified

@@ -85,6 +85,8 @@ _PLAIN = r"\w\s\u3400-\u9fff（）()【】「」『』:：,，;；/／|·・、=
 _SYMBOL_RUN = re.compile(rf"\[[^\]\n]{{0,2}}\]|[^{_PLAIN}]+")
 _CODE = re.compile(r"(?<![A-Za-z0-9])([A-Z]\d{0,2})(?=\s*[=:：＝]|\s+[^\sA-Za-z])")
 _SEPARATOR = re.compile(r"[/／|·・;；,，、]|\s")
+#: a legend's entry that defines a word (``abs = 只看了 abstract``, ``full = 全文读完``), after a separator
+_WORD_ENTRY = re.compile(r"(?:^|[：:；;，,。])\s*([A-Za-z][A-Za-z-]{1,11})\s*[=＝]\s*([^；;，,。\n]+)")
 #: symbols that look like check marks: without a legend they are not understood
 _CHECK_SYMBOLS = re.compile(f"[{re.escape(lexicon().check_symbols)}]")
 
@@ -197,7 +199,9 @@ def _read_hits(text: str, body: str, hits: list[Hit], symbol_statements: list[St
     # "not read" / "not checked" beside an access problem or a summary explains it, and beside a stated
     # partial read it says what was left unread (``只看了 PR 的描述，代码没看``), unless it says the source
     # was never opened (``只看到标题、没打开``); alone it decides (a claim's hedge is no limitation it explains)
-    explained = any(not h.marker.explains and h not in claims for h in limits)
+    explained = any(not h.marker.explains and h not in claims for h in limits) or any(
+        s.level in _SEEN_LEVELS for s in symbol_statements
+    )
     partly_read = any(h.marker.kind == "partial" for h in positives)
     for h in limits:
         words.append(h.marker.text)
@@ -260,6 +264,8 @@ def _what_a_partial_read_read(body: str, h: Hit, positives: list[Hit]) -> bool:
     )
 
 
+#: what a legend's mark may say was seen instead of a read: beside it, "not opened" explains, it does not decide
+_SEEN_LEVELS = frozenset({EvidenceLevel.summary, EvidenceLevel.snippet, EvidenceLevel.vendor, EvidenceLevel.card})
 #: how a partial read says it went no further (``只看了目录``, ``only read the intro``)
 _ONLY = ("只", "仅", "only", "just")
 
@@ -412,6 +418,10 @@ def parse_legend(
             found = _line_entries(line, known)
             if len(found) >= 2 and sum(1 for st in found.values() if st.words) >= 2:
                 legend.update(found)
+            elif "=" in line or "＝" in line:
+                words = _entry_statements(_WORD_ENTRY.findall(line))
+                if sum(1 for st in words.values() if st.words) >= 2:
+                    legend.update({w: st for w, st in words.items() if st.words})
     return legend
 
 
@@ -425,10 +435,27 @@ def legend_symbols(body: str, legend: dict[str, Statement]) -> list[str]:
     for sym in legend:  # a code (``A``, ``L1``) counts at the remark's start or right after its label
         if re.fullmatch(r"[A-Z]\d{0,2}", sym) and re.search(rf"(?:^|[:：])\s*{sym}(?![A-Za-z0-9])", norm.strip()):
             out.append(sym)
+    # a word the legend defines (``abs = 只看了 abstract``) opens or closes a cell or clause, as a depth cell writes
+    # it (``abs only，PDF 没开``, ``release notes full``): inside a sentence it is only a word (``the full table``)
+    parts = [p.strip().lower() for p in _PARTS.split(body)]
+    for sym in legend:
+        if sym[:1].isalpha() and sym.isascii() and any(_word_at_an_end(p, sym.lower()) for p in parts if p):
+            out.append(sym)
     if not out:  # a run of several known symbols written together (``✅⚠``)
         for run in runs:
             out += [sym for sym in legend if sym in run and sym not in out and len(run) > len(sym)]
     return out
+
+
+#: where a cell, a clause or a label ends
+_PARTS = re.compile(r"[|｜，,；;：:（）()\n]")
+
+
+def _word_at_an_end(text: str, word: str) -> bool:
+    """Whether ``word`` is the first or the last word of ``text`` (lower-cased both)."""
+    head = re.match(r"[\W_]*([a-z][a-z-]*)", text)
+    tail = re.search(r"([a-z][a-z-]*)[\W_]*$", text)
+    return bool(head and head.group(1) == word) or bool(tail and tail.group(1) == word)
 
 
 _CN_NUM = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
