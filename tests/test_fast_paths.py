@@ -170,7 +170,8 @@ _URLS = [
 def _plain_identify(item: NoteItem, doc: KnowledgeDoc) -> identity.Identity:
     """``identify`` as it was written before its shortcuts (every aside and hyphenated name searched)."""
     ranked = subjects.candidates(item.title, item.text, item.urls)
-    comparable = [c.name for c in ranked if c.score >= ranked[0].score - identity.SUBJECT_MARGIN] if ranked else []
+    # a candidate that scores nothing as a name is comparable to none (``out`` in ``tripwire 0.9 is out``)
+    comparable = [c.name for c in ranked if c.score >= ranked[0].score - identity.SUBJECT_MARGIN and c.score > 0]
     names = comparable + [c.name for c in ranked if c.name not in comparable]
     if not names:
         names = [item.title[:30] or f"{item.material}#{item.index}"]
