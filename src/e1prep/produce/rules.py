@@ -361,10 +361,8 @@ class RulesProducer:
         index: SectionIndex,
         *,
         digest: _Digest | None = None,
-        routed: bool = True,
     ) -> Increment:
-        """The increment of a note's item (``digest``: its points, boundary and numbers, if read already);
-        ``routed``: with its suggested section (else none yet)."""
+        """The increment of a note's item (``digest``: its points, boundary and numbers, if read already)."""
         digest = digest or self._digest(material, item)
         say = self.say
         rel = say.join((say("rules.hits", term=h.term, hits=h.hits) for h in hits[:3]), "semi")
@@ -380,7 +378,7 @@ class RulesProducer:
             points=digest.points,
             relation=rel + (say("rules.is_new") if any(h.term == key and h.hits == 0 for h in hits) else ""),
             doc_hits=hits[:3],
-            section=index.suggest(item.text, item.title, [key], say) if routed else None,
+            section=index.suggest(item.text, item.title, [key], say),
             boundary=digest.boundary,
             numbers=digest.numbers,
         )

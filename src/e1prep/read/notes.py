@@ -650,7 +650,7 @@ _PARAGRAPH_ITEM = 2 * TITLE_MAX
 def _paragraph_title(line: str) -> str:
     """A list item's title: the line, or the first sentence of a line that is a paragraph (``1. Tessera: … —
     arXiv:2702.14385, https://…. One tile program, with layouts as type parameters …``)."""
-    return sentence_head(line) or line if len(line) > _PARAGRAPH_ITEM else line
+    return (sentence_head(line) or line) if len(line) > _PARAGRAPH_ITEM else line
 
 
 def _table_after_blank(lines: list[str], j: int) -> bool:
@@ -955,7 +955,7 @@ def _prose_spans(lines: list[str], urls: _UrlLines) -> list[_Span]:
         if line.strip() and start is None:
             start = i
         elif not line.strip() and start is not None:
-            # a paragraph opened by a quoted name (``「裁判漂移」这篇…``) is about it: its arXiv id, anywhere, is its
+            # a paragraph opened by a quoted name (``「裁判漂移」这篇…``) is about it: an arXiv id anywhere brings it in
             named = _OPENING_NAME.match(lines[start]) is not None
             if (
                 urls.any(start, i)
