@@ -144,6 +144,8 @@ EMPTY = [
     ("片段：新增 --split-prefill 参数", False),
     ("README 读完，没有 benchmark", False),
     ("no numbers are quotable yet", False),
+    ("没有方法细节，没有评测设置", True),
+    ("方法细节在第 3 节", False),
 ]
 
 
@@ -153,7 +155,15 @@ def test_what_a_note_calls_empty(text: str, empty: bool) -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "lead"), [("先挂着，有人有号的话帮看一眼", True), ("Vendor number. Park it.", True), ("parked car", False)]
+    ("text", "lead"),
+    [
+        ("先挂着，有人有号的话帮看一眼", True),
+        ("Vendor number. Park it.", True),
+        ("parked car", False),
+        ("就是广告。数字不能用", True),
+        ("pure marketing, skip", True),
+        ("an ad for the new GPU, read it in full", False),
+    ],
 )
 def test_a_note_that_parks_an_item_calls_it_a_lead(text: str, lead: bool) -> None:
     assert (said_lead(text) is not None) is lead
