@@ -268,8 +268,7 @@ class RulesProducer:
         if stale:
             excluded_reason = say("rules.stale", date=item.date)
         elif not known:
-            excluded_reason, filed_away = self._why_not(item, clue, index, low)
-            excluded_reason = excluded_reason or mute
+            excluded_reason, filed_away = self._why_not(item, clue, index, low, mute)
         if excluded_reason:
             key = title or (ident.key if ident else "")
             self._exclude(material, item, key, excluded_reason, out, excluded, off_topic=filed_away)
@@ -301,10 +300,13 @@ class RulesProducer:
             return
         out.increments.append(self._increment(material, item, key, hits, index, digest=digest))
 
-    def _why_not(self, item: NoteItem, clue: str | None, index: SectionIndex, low: bool) -> tuple[str | None, bool]:
+    def _why_not(
+        self, item: NoteItem, clue: str | None, index: SectionIndex, low: bool, mute: str | None
+    ) -> tuple[str | None, bool]:
         """Why a fresh item the document does not hold is no increment, if it is none, and whether it is
         filed away as another topic's (then its numbers register nothing: ``out.off_topic``). An item seen
-        below a read (``low``) that its own words put off the topic is still registered as not citable."""
+        below a read (``low``) that its own words put off the topic is still registered as not citable; one
+        that gave no point of its own (``mute``) is a lead for that, unless its note's own words say more."""
         say = self.say
         if item.group and (remark := off_topic(item.group) or index.filed_elsewhere(item.group)):
             # filed by the note under another topic: the whole group is another document's, whatever its level
@@ -313,10 +315,12 @@ class RulesProducer:
             return clue, False
         if (words := said_lead(item.text)) is not None:
             return say("rules.said_lead", words=words), False
-        if not _has_substance(item):
+        if mute is None and not _has_substance(item):
             return say("rules.no_substance"), False
         if remark := off_topic(item.text) or index.filed_elsewhere(item.text, item.legend):
             return say("rules.said_off_topic", remark=remark), not low
+        if mute is not None:
+            return mute, False
         if index.overlap(item.text) < MIN_TOPIC_OVERLAP and not index.names_entity(item.text):
             return say("rules.off_topic"), not low
         return None, False
