@@ -145,6 +145,7 @@ EMPTY = [
     ("README 读完，没有 benchmark", False),
     ("no numbers are quotable yet", False),
     ("没有方法细节，没有评测设置", True),
+    ("全文读完，关键信息没有变化", False),
     ("方法细节在第 3 节", False),
 ]
 
