@@ -377,6 +377,10 @@ class _Span:
     check: str | None = None  # a table row's check cell
     cells: tuple[str, ...] = ()  # a table row's other cells (not title, URL, number, check)
 
+    def moved(self, by: int) -> _Span:
+        """The same span ``by`` lines further down (a heading's inner lines read on their own, placed back)."""
+        return replace(self, start=self.start + by, end=self.end + by)
+
 
 _BR = re.compile(r"<br\s*/?>")
 _CELL_PIPE = re.compile(r"(?<!\\)\|")
@@ -1070,7 +1074,7 @@ def _refine(lines: list[str], spans: list[_Span], urls: _UrlLines, tables: list[
             out.extend(_day_items(span, inner, first))
             continue
         rows = tables[bisect.bisect_left(starts, first) : bisect.bisect_left(starts, span.end)]
-        own_rows = [_Span(t.title, t.start - first, t.end - first, t.recogniser, t.check, t.cells) for t in rows]
+        own_rows = [t.moved(-first) for t in rows]
         sub = _several_with_url(own_rows, inner, first, urls)
         if sub is None:  # the rows do not decide: the heading's numbered list (read only then)
             window = urls.window(first, span.end)
@@ -1078,7 +1082,7 @@ def _refine(lines: list[str], spans: list[_Span], urls: _UrlLines, tables: list[
             sub = _several_with_url(listed, inner, first, urls) or []
         own_url = urls.any(span.start, first + (sub[0].start if sub else 0))
         if sub and not own_url:
-            out.extend(_Span(s.title, s.start + first, s.end + first, s.recogniser, s.check, s.cells) for s in sub)
+            out.extend(s.moved(first) for s in sub)
             groups.add(_heading_level(lines[span.start]))
         elif (
             own_url
@@ -1108,7 +1112,7 @@ def _day_items(span: _Span, inner: list[str], first: int) -> list[_Span]:
     one item's title), not by its date."""
     found = _spans_of(inner) or _prose_spans(inner, _UrlLines(inner))
     if len(found) >= 2:
-        return [_Span(s.title, s.start + first, s.end + first, s.recogniser, s.check, s.cells) for s in found]
+        return [s.moved(first) for s in found]
     return [replace(span, title=found[0].title)] if found else [span]
 
 
@@ -1129,7 +1133,7 @@ def _sibling_groups(
         first = span.start + 1
         inner = lines[first : span.end]
         entries = _list_spans(inner, _NUMBERED, "numbered") or _list_spans(inner, _TOP_BULLET, "bullet")
-        found.append((at, [_Span(e.title, e.start + first, e.end + first, e.recogniser) for e in entries]))
+        found.append((at, [e.moved(first) for e in entries]))
     for at, entries in reversed(found):  # from the end, so each place in ``out`` still stands
         out[at:at] = entries
     return out
