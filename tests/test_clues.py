@@ -178,6 +178,8 @@ THIS = frozenset({"speech", "语音", "training"})
     [
         ("讲的是音频 token 的 KV cache 压缩，按约定这归 inference，我已经挂了卡", "归 inference"),
         ("filing it under evaluation, not adding it to training", "filing it under evaluation"),
+        # the verb's words as the pattern matches them, any run of spaces between them
+        ("abstract only, filed  under evaluation.", "filed  under evaluation"),
         ("这个模型转 ONNX。", None),  # a verb that does not file by itself: a bare name may be a product
         ("这条归 speech，", None),  # this topic's own name
         ("归 vLLM 的 issue 区", None),  # the name does not close its clause

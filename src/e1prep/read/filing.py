@@ -86,7 +86,7 @@ def filed_elsewhere(text: str, this: frozenset[str]) -> str | None:
 
 def _closing(m: re.Match[str]) -> bool:
     """A verb that files by itself, before a bare name that closes its clause (``这归 inference，``)."""
-    return m.group("closes") is not None and m.group("verb").lower() in _closing_verbs()
+    return m.group("closes") is not None and " ".join(m.group("verb").lower().split()) in _closing_verbs()
 
 
 @cache
