@@ -181,3 +181,66 @@ def test_a_bold_lead_in_that_numbers_a_subsection_of_its_section_is_that_subsect
     ]
     assert doc.section_at(text.split("\n").index("**§2.2 MLA kernels** — FlashMLA 13,100 stars.") + 1).id == "§2.2"
     assert doc.sections[2].end < doc.sections[3].start  # a subsection ends where the next heading starts
+
+
+EXTENDED = {
+    # the other hands' documents: a counter extends its parent's (held-out m2, o2, q2, u2, r2)
+    "lettered, then a small letter": (
+        "## R0 结论\n## R1 表征\n### R1.a 通用\n### R1.b 指令化\n## R5 向量库\n### R5.c 过滤检索\n",
+        ["§R0", "§R1", "§R1.a", "§R1.b", "§R5", "§R5.c"],
+    ),
+    "a number, then a small letter": (
+        "## 1 · 识别\n### 1a 基座\n### 1b 方言\n## 2 · 合成\n### 2a 零样本\n## 7 · 待解问题\n",
+        ["§1", "§1a", "§1b", "§2", "§2a", "§7"],
+    ),
+    "a bracketed letter, then a hyphen": (
+        "## 读法\n## [W] 权重量化\n### W-1 PTQ\n### W-3 MoE\n## [K] KV cache 量化\n### K-2 2-bit\n## [Q] 待解\n",
+        ["§W", "§W-1", "§W-3", "§K", "§K-2", "§Q"],
+    ),
+    "a stem, then a hyphen": (
+        "## 甲 预训练语料\n### 甲-1 web\n## 乙 过滤与去重\n### 乙-2 粒度\n## 丁 配比\n## 附 arXiv 锚点\n",
+        ["§甲", "§甲-1", "§乙", "§乙-2", "§丁"],
+    ),
+    "a letter in CJK brackets over lettered subsections": (
+        "## 0 · 怎么读\n## 【A】评测框架\n### A.1 harness\n### A.2 inspect\n## 【Q】开放问题\n",
+        ["§0", "§A", "§A.1", "§A.2", "§Q"],
+    ),
+}
+
+
+@pytest.mark.parametrize("headings,ids", EXTENDED.values(), ids=EXTENDED.keys())
+def test_a_counter_that_extends_its_parent_heading_numbers_a_section(headings: str, ids: list[str]) -> None:
+    """The held-out documents numbered ``R5.c``, ``1a``, ``W-3`` and ``丙-4``: they had no such sections (q2
+    and u2 had none at all), so no increment was routed and every §-id the hand wrote was unknown."""
+    doc = parse_knowledge("k.md", "# 活文档\n" + headings)
+    assert [s.id for s in doc.sections] == ids
+    assert all(s.title and not s.title[0] in "-·.】]" for s in doc.sections)
+
+
+def test_a_counter_that_no_sibling_numbers_so_is_a_title() -> None:
+    """One heading that extends its parent's counter is no numbering (``## H100`` over ``### H100-1``), and
+    a heading of another shape than its numbered siblings (``## 附``, ``## Q4 计划``) stays unnumbered."""
+    one = parse_knowledge("k.md", "# Doc\n## §1 硬件\n## H100 租赁\n### H100-1 报价\n## Q4 计划\n")
+    assert [s.id for s in one.sections] == ["§1"]
+    two = parse_knowledge("k.md", "# Doc\n## 甲 语料\n### 甲-1 web\n### 甲-2 开放\n## Q4 计划\n## 附 锚点\n")
+    assert [s.id for s in two.sections] == ["§甲", "§甲-1", "§甲-2"]
+
+
+@pytest.mark.parametrize(
+    "written,sid",
+    [
+        ("§W-3（MoE 专家量化）", "§W-3"),
+        ("§丙-4", "§丙-4"),
+        ("§R5.c 过滤检索", "§R5.c"),
+        ("§3b。", "§3b"),
+        ("§甲 预训练", "§甲"),
+        ("§1.2的表", "§1.2"),
+        ("§1.2.", "§1.2"),
+        ("§3 best", "§3"),
+        ("§S3.3（沙箱）", "§S3.3"),
+    ],
+)
+def test_a_section_id_is_read_as_the_document_numbers_it(written: str, sid: str) -> None:
+    from e1prep.produce.routing import routed_id
+
+    assert routed_id(written) == sid

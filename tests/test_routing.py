@@ -217,3 +217,29 @@ def test_a_readers_section_is_kept_when_the_document_has_it_else_the_item_is_rou
     brief = draft_from_extractions(manifest, {note: {"items": [{**item, "section": given}]}})
     [inc] = [i for i in brief.increments if i.key == "TierCache"]
     assert inc.section == kept
+
+
+def test_sections_the_document_numbers_by_extension_are_routed_and_verified() -> None:
+    """Held-out q2 numbers its sections ``[W]`` / ``W-3``: it had no section at all, so every increment said
+    建议归入 ``-``. Now each routes to the hand's section, and the verifier reads ``§W-3`` as one id: neither
+    an unknown ``§W`` nor an uncited quantity ``3``."""
+    from pathlib import Path
+
+    from e1prep.kb.loading import load_kb
+    from e1prep.pipeline import living_document
+    from e1prep.verify.verifier import Verifier
+
+    manifest = Path(__file__).parents[1] / "evals/heldout/2027-03-11-otherhand-q2/manifest.json"
+    kb = load_kb(manifest)
+    verifier = Verifier(kb, living_document(kb))
+    brief = draft_brief(manifest)
+    assert {i.key: i.section for i in brief.increments} == {
+        "ExpertBits": "§W-3",
+        "Lumen Inference": "§A-2",
+        "kvcrush": "§K-2",
+    }
+    assert not brief.repairs or all(".section" not in r.path for r in brief.repairs)
+    assert not verifier.verify(brief).violations
+    # the other side: a section of that shape the document lacks is refused
+    brief.increments[0].section = "§W-9"
+    assert "section-unknown" in {v.rule for v in verifier.verify(brief).violations}

@@ -18,7 +18,7 @@ from ..brief.golden import ExpectedContradiction, ExpectedObject, GoldenCase, lo
 from ..brief.models import Brief
 from ..brief.outputs import Target, check_targets, write_all
 from ..errors import InputError
-from ..kb.knowledge import SECTION_ID
+from ..kb.numbering import SECTION_ID
 from ..pipeline import draft_brief, draft_from_extractions
 from ..produce.producer import Producer
 from ..produce.routing import routed_id

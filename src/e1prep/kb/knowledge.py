@@ -5,12 +5,12 @@ from __future__ import annotations
 import bisect
 import heapq
 import re
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..brief.models import DocHits
 from ..text.regexgate import guarded
+from .numbering import Heading, extended, lettering, section_number
 
 ARXIV_ID = r"\d{2}(?:0[1-9]|1[0-2])\.\d{4,5}"
 #: an arXiv id: with an ``arXiv:`` prefix, in an arxiv.org URL, or bare (checked for a real month);
@@ -26,20 +26,6 @@ ARXIV_RE = guarded(
 #: first character by a fast scan, where ``\d{4}`` would be tried at every place of the text
 _ARXIV_DIGITS = re.compile(r"\.(?<=\d{4}\.)\d")
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
-#: a heading's section number, whole (``§2.3｜Late interaction`` is §2.3, never §2), and what ends it:
-#: ``§1.2``, ``1.2``, ``Section 1``, ``第 3 节``, maybe in brackets (``[§5.2]``, ``【§2】``); the number is group ``n``
-_SECTION_NUM = re.compile(
-    r"^(?:(?P<open>[\[【])\s*)?(?:§\s*|Section\s+|第)?(?P<n>\d+(?:\.\d+)*)(?!\.?\d)"
-    r"(?(open)\s*[\]】])(?:[.、)｜|·:：—–-]|\s|节|$)",
-    re.I,
-)
-#: a section's id as the brief and the notes write it: ``§`` and the number, which may be lettered as the
-#: document letters it (``§1.2``, ``§S2.2``, ``§B.1``, ``§C4``, ``§A``); the id without its ``§`` is group 1
-SECTION_ID = r"§\s*((?:[A-Z]{1,2}\.?)?\d+(?:\.\d+)*|[A-Z](?![A-Za-z0-9]))"
-#: a heading numbered with letters (``S2.2 间接注入``, ``Q1.2 硬件矩阵``, ``B.1 语义 ID``, ``C4 系统``, ``A. 读法``): a
-#: section number only when the document's sibling headings are lettered so (:func:`_lettering`), never by
-#: the shape alone
-_LETTERED_NUM = re.compile(r"^(?P<letters>[A-Z]{1,2})(?P<n>\.?\d+(?:\.\d+)*)?(?!\.?\d)\.?(?:[、)｜|·:：—–-]|\s|$)")
 #: a paragraph led by a bold subsection number and title (``**§2.1 FlashAttention lineage** — …``): a writer
 #: who numbers subsections in bold, not as headings; it runs to the next such paragraph or heading
 _BOLD_SECTION = re.compile(r"^\*\*§\s*(\d+(?:\.\d+)+)(?!\.?\d)\s*([^*\n]*)\*\*")
@@ -313,43 +299,6 @@ class KnowledgeDoc:
         return arxiv in self.anchors
 
 
-#: how a document letters its sections: one prefix before every number (``S``: ``S1``, ``S2.2``), or a letter
-#: that counts the top-level sections (``*``: ``A``, ``B.1``, ``C4``)
-_COUNTING_LETTERS = "*"
-
-
-def _lettering(lines: list[str]) -> str:
-    """How the document's section numbers are lettered, told by its sibling headings (three or more lettered
-    headings, one of them a subsection): the one prefix they all share (``S`` of ``## S2`` … ``### S2.2``), or
-    ``*`` when single letters count the top-level sections (``## A``, ``## B``, ``### B.1``); else ``""``. A
-    lone ``## H100 租赁`` or ``## Q4 计划`` numbers nothing."""
-    found: Counter[str] = Counter()
-    nested: set[str] = set()
-    for line in lines:
-        if line.startswith("#") and (h := _HEADING.match(line)) and (m := _LETTERED_NUM.match(h.group(2))):
-            found[m.group("letters")] += 1
-            if m.group("n"):
-                nested.add(m.group("letters"))
-    # letters that count: two or more single letters, each opening a section and what it holds
-    counters = [p for p, count in found.items() if len(p) == 1 and count >= 2]
-    if len(counters) >= 2 and nested & set(counters):
-        return _COUNTING_LETTERS
-    shared = [p for p, count in found.most_common() if count >= 3 and p in nested]
-    return shared[0] if shared else ""
-
-
-def _section_number(title: str, lettering: str) -> tuple[re.Match[str] | None, str]:
-    """A heading's section number and its id (``§1.2``; ``§S2.2``, ``§B.1`` in a lettered document)."""
-    if (num := _SECTION_NUM.match(title)) is not None:
-        return num, "§" + num.group("n")
-    if not lettering or (num := _LETTERED_NUM.match(title)) is None:
-        return None, ""
-    letters, n = num.group("letters"), num.group("n") or ""
-    if letters == lettering or (lettering == _COUNTING_LETTERS and len(letters) == 1):
-        return num, "§" + letters + n
-    return None, ""
-
-
 def parse_knowledge(path: str, text: str) -> KnowledgeDoc:
     """Parse sections (headings numbered ``§1.2``, ``1.2`` or ``Section 1``), anchors and version."""
     lines = text.split("\n")
@@ -359,32 +308,7 @@ def parse_knowledge(path: str, text: str) -> KnowledgeDoc:
         if m:
             version = (m.group(1) if m.re is _VERSION else m.group(0)).strip("）)。,，")
             break
-    raw: list[tuple[int, int, str, str]] = []
-    heads: list[tuple[int, int]] = []
-    lettering = _lettering(lines)
-    numbered = ""  # the id of the last numbered heading: a bold lead-in may number a subsection of it
-    for n, line in enumerate(lines, start=1):
-        h = _HEADING.match(line)
-        if not h:
-            lead = _BOLD_SECTION.match(line) if numbered and line.startswith("**") else None
-            if lead and lead.group(1).startswith(numbered[1:] + "."):
-                heads.append((n, _LEAD_LEVEL))
-                raw.append((n, _LEAD_LEVEL, "§" + lead.group(1), lead.group(2).strip(" ：:-—–｜|·、")))
-            continue
-        heads.append((n, len(h.group(1))))
-        title = h.group(2)
-        num, sid = _section_number(title, lettering)
-        numbered = sid
-        if num:
-            raw.append((n, len(h.group(1)), sid, title[num.end() :].strip(" ：:-—–｜|·、")))
-    # a section ends at the next heading of its level or above, numbered or not (one pass, a stack)
-    closes: dict[int, int] = {}
-    stack: list[tuple[int, int]] = []
-    for start, level in heads:
-        while stack and stack[-1][1] >= level:
-            closes[stack.pop()[0]] = start - 1
-        stack.append((start, level))
-    sections = [Section(sid, title, start, closes.get(start, len(lines))) for start, _level, sid, title in raw]
+    sections = _sections(lines)
     anchors: dict[str, list[str]] = {}
     doc = KnowledgeDoc(path, text, version, sections, anchors)
     offsets = [0]
@@ -406,3 +330,39 @@ def parse_knowledge(path: str, text: str) -> KnowledgeDoc:
         if sec is not None and sec.id not in ids:
             ids.append(sec.id)
     return doc
+
+
+def _sections(lines: list[str]) -> list[Section]:
+    """The numbered sections, in document order: headings numbered by any shape of ``numbering``, and bold
+    lead-ins that number a subsection of the heading above them."""
+    raw: list[tuple[int, int, str, str]] = []
+    heads: list[Heading] = []
+    lettered = lettering([h.group(2) for line in lines if line.startswith("#") and (h := _HEADING.match(line))])
+    numbered = ""  # the id of the last numbered heading: a bold lead-in may number a subsection of it
+    for n, line in enumerate(lines, start=1):
+        h = _HEADING.match(line)
+        if not h:
+            lead = _BOLD_SECTION.match(line) if numbered and line.startswith("**") else None
+            if lead and lead.group(1).startswith(numbered[1:] + "."):
+                heads.append(Heading(n, _LEAD_LEVEL, ""))
+                raw.append((n, _LEAD_LEVEL, "§" + lead.group(1), lead.group(2).strip(" ：:-—–｜|·、")))
+            continue
+        heads.append(Heading(n, len(h.group(1)), h.group(2)))
+        title = h.group(2)
+        num, sid = section_number(title, lettered)
+        numbered = sid
+        if num:
+            raw.append((n, len(h.group(1)), sid, title[num.end() :].strip(" ：:-—–｜|·、")))
+    by_counter = extended(heads, {start: sid for start, _level, sid, _title in raw})
+    if by_counter:
+        levels = {h.line: h.level for h in heads}
+        raw.extend((n, levels[n], sid, title) for n, (sid, title) in by_counter.items())
+        raw.sort()
+    # a section ends at the next heading of its level or above, numbered or not (one pass, a stack)
+    closes: dict[int, int] = {}
+    stack: list[tuple[int, int]] = []
+    for start, level in ((h.line, h.level) for h in heads):
+        while stack and stack[-1][1] >= level:
+            closes[stack.pop()[0]] = start - 1
+        stack.append((start, level))
+    return [Section(sid, title, start, closes.get(start, len(lines))) for start, _level, sid, title in raw]

@@ -35,8 +35,9 @@ from ..brief.models import (
 )
 from ..brief.phrases import Lang, Phrases, phrases
 from ..errors import InputError
-from ..kb.knowledge import SECTION_ID, KnowledgeDoc
+from ..kb.knowledge import KnowledgeDoc
 from ..kb.loading import KB, Material
+from ..kb.numbering import SECTION_ID
 from ..read.notes import note_items, url_only
 from ..read.numbers import parse_value, quantities
 from .producer import Production

@@ -24,7 +24,8 @@ from functools import cache
 from importlib import resources
 
 from ..brief.phrases import Phrases, phrases
-from ..kb.knowledge import SECTION_ID, KnowledgeDoc, Section, arxiv_ids
+from ..kb.knowledge import KnowledgeDoc, Section, arxiv_ids
+from ..kb.numbering import SECTION_ID
 from ..read import markers
 from ..text.lexicon import lexicon
 from ..text.textindex import CJK_STOP, STOP

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Literal
 
+from ..kb.numbering import SECTION_ID
 from ..text.lexicon import lexicon
 from ..text.memo import run_memo
 from ..text.regexgate import guarded
@@ -184,7 +185,7 @@ _PATTERNS: list[tuple[str, str, re.Pattern[str]]] = [
     (
         "identifier",
         "section",
-        re.compile(r"§\s*\d+(?:\.\d+)*|(?:Section|Sec\.|章节)\s*\d+(?:\.\d+)*(?:\s*[-–]\s*\d+)?", re.I),
+        re.compile(rf"(?-i:{SECTION_ID})|(?:Section|Sec\.|章节)\s*\d+(?:\.\d+)*(?:\s*[-–]\s*\d+)?", re.I),
     ),
     (
         "identifier",

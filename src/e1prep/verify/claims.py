@@ -18,6 +18,7 @@ from ..brief.models import (
     field_or,
 )
 from ..kb.knowledge import ARXIV_RE, occurrences
+from ..kb.numbering import SECTION_ID
 from ..read.notes import URL_RE
 from ..read.numbers import NumberToken, number_cores, scan
 from .citations import Citations
@@ -37,6 +38,7 @@ _HIT_CLAIM_EN = re.compile(r'"([^"\n]{1,200})"\s*:\s*(\d+)\s+hits?\b')
 _NOT_FOUND = re.compile(r"「([^「」]{1,200})」\s*(?:未命中|零命中|无命中)")
 #: the end of a range of sections (``§2.1–2.4``): not a quantity
 _SECTION_RANGE = re.compile(r"§\s*\d+(?:\.\d+)*\s*[-–~]\s*(\d+(?:\.\d+)*)")
+_SECTION_ID = re.compile(SECTION_ID)
 _LAST_QUOTED = re.compile(r"「([^「」]+)」\s*$")
 #: hit counts said in other words: ``「X」共 8 处命中``, ``「X」命中 8 次``, ``X has 8 hits``
 _HIT_OTHER = re.compile(
@@ -55,6 +57,14 @@ _TEXT_FIELDS = (
     "evidence_note",
     "section",
 )
+
+
+def _section_of(token: str) -> str:
+    """The § id a section token names: ``§W-3`` whole (as the document numbers it), ``Section 2-3`` by its
+    first section."""
+    if (m := _SECTION_ID.match(token)) is not None:
+        return "§" + m.group(1)
+    return "§" + re.sub(r"^(?:Section|Sec\.|章节)\s*", "", token, flags=re.I).split("-")[0].strip()
 
 
 def _large(text: str) -> bool:
@@ -215,7 +225,7 @@ class Claims(Citations):
             if tok.kind == "quantity" or (tok.type == "ordinal" and _large(tok.text)):
                 out += self._quantity(path, tok, carried)
             elif tok.type == "section":
-                sid = "§" + re.sub(r"^(?:§|Section|Sec\.|章节)\s*", "", tok.text, flags=re.I).split("-")[0].strip()
+                sid = _section_of(tok.text)
                 # a source's own section, quoted from the note that read it (``How far I got: §2, §3``), is
                 # no claim about the living document
                 if sid not in self.section_ids and not self._quoted_section(tok.text, grounds):

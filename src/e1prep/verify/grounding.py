@@ -21,8 +21,9 @@ from ..brief.models import (
     Violation,
 )
 from ..brief.phrases import Phrases, phrases
-from ..kb.knowledge import SECTION_ID, KnowledgeDoc, arxiv_ids
+from ..kb.knowledge import KnowledgeDoc, arxiv_ids
 from ..kb.loading import KB
+from ..kb.numbering import SECTION_ID
 from ..read.notes import URL_RE
 from ..read.numbers import normalize, occurs_in
 from ..text.lexicon import lexicon
