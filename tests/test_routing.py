@@ -106,6 +106,29 @@ def test_the_notes_own_section_is_taken_when_the_document_has_it(doc: KnowledgeD
     assert route(doc, text.replace("§2.1", "§7.7"), "A new scheduler").section == "§1.2"
 
 
+@pytest.mark.parametrize(
+    "said,hint",
+    [
+        ("our §2.1 has nothing on it", True),
+        ("活文档 §2.1 没有这一条", True),
+        ("inference.md §2.1 says otherwise", True),
+        ("建议归入：§2.1", True),
+        ("I'd say this goes under §2.1", True),
+        # the source's own section: no hint where the item goes
+        ("authors' §2.1 limits: weak on code", False),
+        ("我读到 §2.1 了，后面没读", False),
+        ("cover to cover, incl. Table 3 and the setup section (§2.1)", False),
+    ],
+)
+def test_a_section_the_note_names_is_a_hint_only_when_it_is_the_documents(
+    doc: KnowledgeDoc, said: str, hint: bool
+) -> None:
+    """Held-out Canary Drift went to the document's open questions because its note quoted the paper's own
+    section (``authors' §6 limits``), and first-contact TraceGuard to the paper's setup section's number."""
+    text = f"continuous batching with preemption by priority. {said}."
+    assert route(doc, text, "A new scheduler").section == ("§2.1" if hint else "§1.2")
+
+
 def test_parents_and_the_index_are_never_routed_to(doc: KnowledgeDoc) -> None:
     """Only sections without numbered sections inside them; a section holding most anchors is an index."""
     assert SectionRouter.of(doc).ids == ["§1.1", "§1.2", "§2.1", "§3"]

@@ -65,6 +65,9 @@ _NAME = re.compile(
 )
 #: a § id written in the item (``见 §2.2``, ``按 §4.3 口径``): the note's own hint
 _SECTION_REF = re.compile(SECTION_ID)
+#: how far back a § id's clause is read for the words that make it the document's, and where a clause ends
+_HINT_REACH = 60
+_CLAUSE_END = re.compile(r"[。；;！？!?\n]|\.\s")
 
 
 @dataclass(frozen=True)
@@ -191,11 +194,34 @@ class SectionRouter:
             for i in where:
                 scores[i] += NAME_WEIGHT * rarity
             ceiling += NAME_WEIGHT * rarity if where else 0.0
-        hinted = {self.at[sid] for m in _SECTION_REF.finditer(text) if (sid := "§" + m.group(1)) in self.at}
+        hinted = {
+            self.at[sid]
+            for m in _SECTION_REF.finditer(text)
+            if (sid := "§" + m.group(1)) in self.at and names_document(text, m.start(), doc.path)
+        }
         lead = max(scores)
         for h in hinted:  # the note's own word: it wins unless the note names several sections
             scores[h] += lead * MARGIN + 1.0
         return scores, ceiling
+
+
+def names_document(text: str, at: int, path: str = "") -> bool:
+    """Whether the § id at ``at`` is the living document's: its clause, up to the id, names the document
+    (``our §2.3``, ``活文档 §1.2``, ``serving.md §3.2``) or files the item there (``建议归入：§3.2``, ``goes
+    under §5.1``), as ``data/writing.toml`` [filing] lists them. Otherwise it may be the source's own section
+    (``authors' §6 limits``, ``读到 §4``), no hint where the item goes."""
+    clause = _CLAUSE_END.split(text[max(0, at - _HINT_REACH) : at])[-1].lower()
+    name = path.rsplit("/", 1)[-1].lower()
+    return bool(_document_words().search(clause)) or bool(name and name in clause)
+
+
+@cache
+def _document_words() -> re.Pattern[str]:
+    words = lexicon().filing
+    said = sorted({w.lower() for k in ("document", "suggest", "verbs") for w in words[k]}, key=len, reverse=True)
+    latin = [re.escape(w) for w in said if w.isascii() and w[:1].isalpha()]
+    other = [re.escape(w) for w in said if not (w.isascii() and w[:1].isalpha())]
+    return re.compile(rf"(?<![a-z])(?:{'|'.join(latin)})(?![a-z])|{'|'.join(other)}")
 
 
 def vocabulary(text: str) -> Counter[str]:
