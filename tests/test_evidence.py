@@ -129,6 +129,16 @@ def test_legend_is_parsed_in_any_symbols() -> None:
     assert {k: v.level for k, v in legend.items()} == {"★": L.verified, "☆": L.summary}
 
 
+def test_a_sign_inside_a_legend_entrys_bracket_is_one_of_its_words() -> None:
+    """The table-legend variant of golden 10-25 reads ``● 已核查原文（摘要 + 正文实验节与附录表格）``: ``+`` was a
+    symbol of its own, so ``●`` meant ``已核查原文（摘要`` and Agent Mosaic read lower than in the original."""
+    legend = parse_legend(["图例：● 已核查原文（摘要 + 正文实验节与附录表格）"])
+    assert list(legend) == ["●"] and legend["●"].level is L.verified
+    # the other side: a sign after a closed bracket still opens an entry
+    legend = parse_legend(["Legend: ✅ 全文 (incl. appendix) ❌ 没读"])
+    assert {k: v.level for k, v in legend.items()} == {"✅": L.verified, "❌": L.unverified}
+
+
 def test_legend_applies_to_items_symbols() -> None:
     items = split_note(P, LEGEND_NOTE)
     got = [i.reading.reader_level or i.reading.level for i in items]
@@ -378,3 +388,44 @@ def test_the_part_a_partial_read_names_is_all_it_read(remark: str, level: L) -> 
 )
 def test_a_claims_hedge_beside_a_partial_read_stays_with_the_claim(text: str, level: L) -> None:
     assert read_item(text).level is level
+
+
+REVIEW = """## 1. ReMask: Confidence-Annealed Remasking
+
+**How far I read:** 全文读完（正文 + 附录）。
+
+### Results
+
+- Wall clock at batch size 1: 3.1× higher tokens/s (Table 5).
+
+### Doubts
+
+- Batch 1 only.
+- Their 3.1× and BlockCache's self-reported 11× are different setups.
+"""
+
+
+@pytest.mark.parametrize(
+    "text,level",
+    [
+        # a review note's ``How far I read:`` is its remark line; ``### Doubts`` names a part of the note, and
+        # a limitation of another's number in its own sentence limits that number (held-out x2's ReMask)
+        (REVIEW, L.verified),
+        # the other side: a doubt stated as a sentence of the writer's still caps a full read
+        (REVIEW.replace("- Batch 1 only.", "- I doubt the whole method."), L.partial),
+        (REVIEW.replace("全文读完（正文 + 附录）。", "abstract only."), L.summary),
+    ],
+)
+def test_a_part_of_a_review_note_is_named_not_stated(text: str, level: L) -> None:
+    assert read_item(text).level is level
+    plain_ok, _ = markers.plain_quotable(text, scoped=True)
+    assert plain_ok is (level is L.verified)
+
+
+def test_sibling_headings_that_name_parts_of_the_note_are_no_statement_for_the_plain_rule() -> None:
+    parts = "## ReMask\n全文读完。\n### Method\n- a threshold\n### Doubts\n- batch 1 only"
+    assert markers.plain_quotable(parts)[0]
+    # the other side: a doubt said in a sentence, a lone heading, and the item's own title line are read
+    assert not markers.plain_quotable("## ReMask\n全文读完。\nDoubts: I doubt the numbers.")[0]
+    assert not markers.plain_quotable("## ReMask\n全文读完。\n### Doubts\n- batch 1 only")[0]
+    assert not markers.plain_quotable("## ReMask (abstract only)\n全文读完。\n### Method\n### Doubts")[0]

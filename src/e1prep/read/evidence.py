@@ -32,7 +32,19 @@ from ..text import visible
 from ..text.lexicon import lexicon
 from ..text.regexgate import guarded
 from .labels import title_field
-from .markers import LOWERING_KINDS, RANK, Hit, denied, find, in_quotes, negated, reported, strictest, strip_urls
+from .markers import (
+    LOWERING_KINDS,
+    RANK,
+    Hit,
+    denied,
+    find,
+    in_quotes,
+    negated,
+    reported,
+    strictest,
+    strip_urls,
+    without_part_names,
+)
 from .scope import claim_only, same_sentence
 
 
@@ -42,7 +54,8 @@ def _alternation(words: tuple[str, ...]) -> str:
 
 #: a remark line: its label (``writing.toml``: ``remark_labels``) says that the line is about the check
 REMARK_LINE = re.compile(
-    rf"^\s*(?:[-*+]\s*)?(?:\*\*)?(?P<label>{_alternation(lexicon().remark_labels)})(?:\*\*)?\s*[:：]", re.I
+    rf"^\s*(?:[-*+>]\s*)?(?:\*\*)?(?P<label>{_alternation(lexicon().remark_labels)})(?:\*\*)?\s*[:：](?:\*\*)?",
+    re.I,
 )
 #: labels too general to be sure the line is about the check (``状态：已合并`` is an issue's state)
 _WEAK_LABELS = lexicon().weak_remark_labels
@@ -334,7 +347,7 @@ def _legend_entries(rest: str) -> list[tuple[str, str]]:
     """(symbol, description) pairs of a legend, split where a symbol stands after a separator.
 
     Entries are found by shape, not by the separator: ``◐ 读了一半 / 正文截断`` is one entry, and
-    ``● full text read · ◐ partly read`` are two.
+    ``● full text read · ◐ partly read`` are two; a sign in an entry's open bracket is one of its words.
     """
     starts: list[tuple[int, int]] = []
     for m in _SYMBOL_RUN.finditer(rest):
@@ -349,7 +362,9 @@ def _legend_entries(rest: str) -> list[tuple[str, str]]:
         after_separator = (
             a == 0 or not before or _SEPARATOR.fullmatch(rest[a - 1]) or before[-1] in "：:/／|·・;；,，、*_"
         )
-        if after_separator and (not kept or a >= kept[-1][1]):
+        # a sign inside an entry's open bracket joins its words (``● 已核查原文（摘要 + 正文）``): no new entry
+        inside = _open_bracket(rest, kept[-1][1] if kept else 0, a)
+        if after_separator and (not kept or a >= kept[-1][1]) and not inside:
             kept.append((a, b))
     out = []
     for n, (a, b) in enumerate(kept):
@@ -358,6 +373,12 @@ def _legend_entries(rest: str) -> list[tuple[str, str]]:
         if desc:
             out.append((_norm_symbol(rest[a:b]), desc))
     return out
+
+
+def _open_bracket(text: str, start: int, end: int) -> bool:
+    """Whether a bracket opened in ``text[start:end]`` is still open at ``end``."""
+    part = text[start:end]
+    return part.count("（") + part.count("(") > part.count("）") + part.count(")")
 
 
 #: the bullet or quote mark before an unlabelled legend's entries
@@ -655,7 +676,9 @@ def read_item(
     # lines that are not remarks can only lower the item: a limitation or hedge there caps it
     # (read together: a number is a status code or a label's counter by its sibling lines, ``指标 401：``)
     if RANK[level] > RANK[EvidenceLevel.partial] and body:
-        caps = [h for h in find(strip_urls("\n".join(body))) if h.marker.kind in LOWERING_KINDS]
+        rest = strip_urls(without_part_names("\n".join(body)))
+        # a limitation of a claim in its own sentence limits that claim's numbers, not the item
+        caps = [h for h in find(rest) if h.marker.kind in LOWERING_KINDS and not claim_only(rest, h.start, h.end)]
         if caps:
             level = EvidenceLevel.partial
             deciding.append(caps[0].marker.text)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import bisect
 import re
 import tomllib
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
@@ -636,6 +637,34 @@ def expand_symbols(text: str, legend: Mapping[str, str] | None) -> str:
     return out
 
 
+#: a heading or a bold line of three words at most (``### Doubts``, ``**Limitations**``)
+_PART_NAME = re.compile(
+    r"[ \t]*(?P<mark>#{1,6}[ \t]+|\*\*)(?:[^\s*#:：。.!?！？；;,，]{1,16}[ \t]+){0,2}[^\s*#:：。.!?！？；;,，]{1,16}"
+    r"(?:\*\*)?[ \t]*[:：]?(?:\*\*)?[ \t]*"
+)
+
+
+def without_part_names(text: str) -> str:
+    """``text`` with the lines that name parts of the writer's note blanked (offsets kept): sibling headings,
+    or sibling bold lines, of three words at most below the item's first line (``### Method`` / ``### Results``
+    / ``### Doubts``). They name what follows (the writer's critique); they state nothing about the reading.
+    A lone short heading, and the item's own title line, are read as they stand."""
+    if "#" not in text and "**" not in text:
+        return text
+    lines = text.split("\n")
+    first = next((i for i, line in enumerate(lines) if line.strip()), -1)
+    named = {
+        i: m.group("mark").strip() for i, line in enumerate(lines) if i != first and (m := _PART_NAME.fullmatch(line))
+    }
+    kinds = Counter(named.values())
+    parts = [i for i, mark in named.items() if kinds[mark] >= 2]
+    if not parts:
+        return text
+    for i in parts:
+        lines[i] = " " * len(lines[i])
+    return "\n".join(lines)
+
+
 def plain_quotable(text: str, legend: Mapping[str, str] | None = None, *, scoped: bool = False) -> tuple[bool, str]:
     """The verifier's plain rule over an item's whole text: (quotable?, the words that decided).
 
@@ -649,7 +678,7 @@ def plain_quotable(text: str, legend: Mapping[str, str] | None = None, *, scoped
     verifier's reading) anywhere but a clause of another object or a bullet of its own numbers
     (``read.scope``), which limit only what they speak of.
     """
-    body = strip_urls(expand_symbols(text, legend))
+    body = strip_urls(without_part_names(expand_symbols(text, legend)))
     hits = find(body)  # every lowering word counts here, the bare ones (``摘要``) too: this rule stays simple
     lowering = next(
         (
@@ -674,7 +703,7 @@ def plain_level(text: str, legend: Mapping[str, str] | None = None, *, scoped: b
     ok, _ = plain_quotable(text, legend, scoped=scoped)
     if ok:
         return EvidenceLevel.verified
-    body = strip_urls(expand_symbols(text, legend))
+    body = strip_urls(without_part_names(expand_symbols(text, legend)))
     hits = find(body)  # the negators a denial needs (``不是只看摘要``)
     levels = [
         h.marker.level

@@ -214,7 +214,7 @@ def read_evidence(
     """
     reading = _ev.read_item(text, ctx, number, check_cell, legend_free=legend_free)
     if reading.level is EvidenceLevel.verified:
-        ok, word = markers.plain_quotable(text, ctx.legend_words if ctx else None)
+        ok, word = markers.plain_quotable(text, ctx.legend_words if ctx else None, scoped=True)
         if not ok:
             reading = replace(
                 reading,
