@@ -416,3 +416,45 @@ def test_hit_claims_are_found_as_the_whole_pattern_finds_them(text: str) -> None
 
     full = [(m.span(), m.groups()[:2]) for m in _HIT_CLAIM.finditer(text)] if "命中" in text else []
     assert [(m.span(), m.groups()[:2]) for m in _hit_claim_matches(text)] == full
+
+
+def test_a_point_that_is_its_own_read_line_is_quotable_though_the_number_recurs_under_a_limitation() -> None:
+    """Held-out x2's ReMask, read in full: its Results line says ``3.1× higher tokens/s``, and its Doubts line
+    repeats ``Their 3.1× … and BlockCache's self-reported 11×``. The point that is the Results line was
+    refused as if it were the other, and the verifier took ``ReMask`` for the document's ``remasking``."""
+    from pathlib import Path
+
+    from e1prep.kb.loading import load_kb
+    from e1prep.pipeline import draft_brief, living_document
+
+    manifest = Path(__file__).parents[1] / "evals/heldout/2027-03-31-otherhand-x2/manifest.json"
+    kb = load_kb(manifest)
+    verifier = Verifier(kb, living_document(kb))
+    brief = draft_brief(manifest)
+    remask = next(i for i in brief.increments if i.key == "ReMask")
+    assert remask.evidence is EvidenceLevel.verified
+    assert any("3.1×" in p for p in remask.points)
+    assert not verifier.verify(brief).violations
+    # the other side: the number said in other words is bound by every citation of it, the vendor's too
+    remask.points.append("ReMask is 3.1× faster.")
+    assert "not-quotable-as-finding" in rules_of(verifier, brief)
+    remask.points.pop()
+    # and a name the document holds whole is still known, however it is spaced
+    remask.key = "Low-Confidence Remasking"
+    assert "known-as-new" in rules_of(verifier, brief)
+
+
+@pytest.mark.parametrize(
+    "text,name,held",
+    [
+        ("LLaDA 的 low-confidence remasking。", "remask", False),
+        ("see Agent Mosaic (v1)", "agentmosaic", True),
+        ("用AgentMosaic做", "agentmosaic", True),
+        ("AgentMosaics 是另一个", "agentmosaic", False),
+        ("Straße-Index und Agent_Mosaic", "agentmosaic", True),
+    ],
+)
+def test_a_squashed_name_is_found_whole(text: str, name: str, held: bool) -> None:
+    from e1prep.verify.grounding import _Squashed
+
+    assert _Squashed(text).holds(name) is held

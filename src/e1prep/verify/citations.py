@@ -18,7 +18,7 @@ from ..brief.models import (
 from ..read.markers import RANK as _RANK
 from ..read.markers import strictest
 from ..read.notes import NoteItem
-from ..read.numbers import number_cores, occurs_in, scan
+from ..read.numbers import normalize, number_cores, occurs_in, scan
 from .facts import MaterialFacts
 from .grounding import _KEY_WORD, _NAME_LIKE, _PARAMETER, Grounding
 from .indexes import Carried, CitedIndex, NumberMemo, Spans
@@ -31,6 +31,11 @@ _VERSION = re.compile(r"v?(\d+\.\d+)(?:\.0)?")
 _Wanted = tuple[frozenset[str], tuple[Value, ...]]
 
 
+def _same_line(point: str, quote: str | None) -> bool:
+    """Whether a key point is the line a citation quotes (spacing and emphasis aside)."""
+    return bool(quote) and normalize(point.replace("*", "")) == normalize(str(quote).replace("*", ""))
+
+
 class _PointLevels:
     """The citations of one increment, indexed once, and what keeps each number of its key points out of
     them: every number is bound by lookups, and each citation's level is read once, not once per number
@@ -41,13 +46,18 @@ class _PointLevels:
         self.facts = facts
         self.index = CitedIndex([memo.carried(c) for c in citations])
         self._levels: dict[int, EvidenceLevel | None] = {}
-        self._found: dict[_Wanted, EvidenceLevel | None] = {}
+        self._found: dict[tuple[frozenset[str], tuple[Value, ...], tuple[int, ...]], EvidenceLevel | None] = {}
 
-    def level(self, cores: frozenset[str], wanted: tuple[Value, ...]) -> EvidenceLevel | None:
-        """The level that keeps a number out of the key points (None: quotable), once per distinct number."""
-        key = (cores, wanted)
+    def level(self, cores: frozenset[str], wanted: tuple[Value, ...], point: str = "") -> EvidenceLevel | None:
+        """The level that keeps a number out of the key points (None: quotable), once per distinct number.
+
+        A point that is the very line a citation of the number quotes is bound by that line alone: the same
+        number in another sentence (``their 3.1× … and BlockCache's self-reported 11×``) is another claim."""
+        bound = self._binding(cores, wanted)
+        own = [n for n in bound if point and _same_line(point, self.citations[n].source.quote)]
+        key = (cores, wanted, tuple(own))
         if key not in self._found:
-            self._found[key] = self._unquotable(self._binding(cores, wanted))
+            self._found[key] = self._unquotable(own or bound)
         return self._found[key]
 
     def _binding(self, cores: frozenset[str], wanted: tuple[Value, ...]) -> list[int]:
@@ -261,7 +271,7 @@ class Citations(Grounding):
             ]
             found += [(said, frozenset(), (value,)) for start, _end, said, value in hidden(point)]
             for said, cores, wanted in found:
-                level = bound.level(cores, wanted)
+                level = bound.level(cores, wanted, point)
                 if level is not None:
                     reason = "read at a non-quotable level; belongs in the evidence boundary"
                     out.append(

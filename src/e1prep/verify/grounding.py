@@ -8,6 +8,7 @@ import re
 import unicodedata
 from array import array
 from collections.abc import Iterable, Iterator
+from itertools import accumulate
 
 from ..brief.models import (
     Contradiction,
@@ -141,9 +142,52 @@ _TextKey = tuple[str, tuple[str, ...], Carried, tuple[tuple[int, int], ...]]
 _SQUASHED_MIN = 6
 
 
+_SEPARATORS = re.compile(r"[\s\-_·]+")
+
+
 def _squash(text: str) -> str:
     """A text without case, spacing, hyphens or underscores (NFKC first)."""
-    return re.sub(r"[\s\-_·]+", "", unicodedata.normalize("NFKC", text)).casefold()
+    return _SEPARATORS.sub("", unicodedata.normalize("NFKC", text)).casefold()
+
+
+class _Squashed:
+    """A text squashed (:func:`_squash`), and where a separator stood between two of its characters: a name
+    squashed is found in it whole, never as part of a word (``ReMask`` is not in ``remasking``), however the
+    text spaces it (``Agent Mosaic``, ``AgentMosaic``)."""
+
+    def __init__(self, text: str) -> None:
+        norm = unicodedata.normalize("NFKC", text)
+        parts: list[str] = []
+        self.joins = array("L")  # positions of the squashed text where a separator run was dropped
+        at = last = 0
+        for m in _SEPARATORS.finditer(norm):
+            parts.append(norm[last : m.start()])
+            at += m.start() - last
+            last = m.end()
+            self.joins.append(at)
+        parts.append(norm[last:])
+        self.text = "".join(parts).casefold()
+        if len(self.text) != at + len(norm) - last:  # casefolding changed a length (``ß`` is ``ss``)
+            self.joins = array("L", accumulate(len(part.casefold()) for part in parts[:-1]))
+
+    def holds(self, name: str) -> bool:
+        """Whether squashed ``name`` stands in the text with a word boundary at either end."""
+        at = self.text.find(name)
+        while at >= 0:
+            if self._boundary(at) and self._boundary(at + len(name)):
+                return True
+            at = self.text.find(name, at + 1)
+        return False
+
+    def _boundary(self, p: int) -> bool:
+        if p <= 0 or p >= len(self.text) or not (_word_char(self.text[p - 1]) and _word_char(self.text[p])):
+            return True
+        i = bisect.bisect_left(self.joins, p)
+        return i < len(self.joins) and self.joins[i] == p
+
+
+def _word_char(c: str) -> bool:
+    return c.isascii() and c.isalnum()
 
 
 class Grounding:
@@ -174,7 +218,7 @@ class Grounding:
         self._arxiv = {a for text in self._texts for a in arxiv_ids(text)}
         self._in_materials: dict[str, bool] = {}
         self._hits: dict[str, int] = {}
-        self._squashed_doc: str | None = None
+        self._squashed_doc: _Squashed | None = None
         self._items_memo: dict[tuple[int, str], list[int]] = {}
         #: what each number cited or written in the brief carries, for this verification
         self.numbers = NumberMemo()
@@ -279,8 +323,8 @@ class Grounding:
         if len(squashed) < _SQUASHED_MIN:
             return False
         if self._squashed_doc is None:
-            self._squashed_doc = _squash(self.doc.text)
-        return squashed in self._squashed_doc
+            self._squashed_doc = _Squashed(self.doc.text)
+        return self._squashed_doc.holds(squashed)
 
     def new_fact(self, inc: Increment) -> bool:
         """Whether an update states something the living document lacks: a name, version or term of
