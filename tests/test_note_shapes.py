@@ -1,5 +1,6 @@
-"""Shapes of notes met on held-out day t, each tested on both sides: status-word headings titled by a
-field under them, footnotes at a note's end, a source's argued modality, and an item's posted date."""
+"""Shapes of notes met on held-out days (t, k2, v2, x2), each tested on both sides: status-word headings
+titled by a field under them, footnotes at a note's end, a source's argued modality, an item's posted or
+signed date, blocks opened by one field, log entries that introduce their item, lines of fields parted by bars."""
 
 from __future__ import annotations
 
@@ -214,3 +215,72 @@ def test_rows_that_cite_references_are_items_with_the_references_urls() -> None:
 def test_a_bracketed_word_in_a_title_is_no_reference_without_a_definition() -> None:
     note = "1. vLLM [beta] flag https://a.invalid/1\n2. SGLang [wip] https://b.invalid/2\n"
     assert [i.urls for i in split_note("inbox/a/n.md", note)] == [["https://a.invalid/1"], ["https://b.invalid/2"]]
+
+
+KEY_VALUE_BLOCKS = """# eng screen · kofi
+
+---
+item: Ripple-2 (Inflect Labs)
+url: https://inflect.invalid/blog/ripple-2
+read: vendor's own blog post, read end to end.
+
+---
+item: ParaDiT parallel VAE decode
+url: https://github.com/paradit-org/ParaDiT/blob/main/docs/parallel_vae.md
+read: docs page read in full
+"""
+
+
+def test_a_field_that_opens_every_block_gives_its_title() -> None:
+    """Held-out x2's ``item: …`` blocks were keyed ``item``: the word that opens each sibling block is a label,
+    its value (a name, not a rating) the title."""
+    titles = [i.title for i in split_note("inbox/kofi/n.md", KEY_VALUE_BLOCKS)]
+    assert titles == ["Ripple-2 (Inflect Labs)", "ParaDiT parallel VAE decode"]
+    # the other side: one such block has no siblings to say its field word is a label
+    one = KEY_VALUE_BLOCKS.split("\n---\n")[0] + "\n---\n" + KEY_VALUE_BLOCKS.split("\n---\n")[1]
+    assert [i.title for i in split_note("inbox/kofi/n.md", one)] != ["Ripple-2 (Inflect Labs)"]
+
+
+DIARY = """3/31 · diffusion 雷达（流水账）
+
+09:40  arXiv 日更扫了一遍，diffusion 相关就一篇值得记：
+       GuideFree-Flow: Flow Matching Models That Do Not Need Classifier-Free Guidance
+       https://arxiv.org/abs/2703.11407
+       【只读了 abstract，PDF 没下】
+
+11:15  拿关键词搜 OpenReview，冒出一篇：
+       https://openreview.net/forum?id=Rd7tGx2QpL
+       跟生成模型没关系，不收。
+"""
+
+
+def test_a_log_entry_that_ends_on_a_colon_is_titled_by_what_it_introduces() -> None:
+    items = split_note("inbox/mei/n.md", DIARY)
+    assert items[0].title.startswith("GuideFree-Flow")
+    # the other side: a colon before a bare URL introduces no title; the entry keeps its own words
+    assert items[1].title.startswith("拿关键词搜 OpenReview")
+
+
+BARS = """# 中文站发现
+
+墨衡 MohengByte-7B 中文字节模型｜https://moheng.invalid/blog/mohengbyte-7b｜正文被截断，只看到训练设置
+SentencePiece 中文分词实战｜https://blog.csdn.invalid/pp_nlp/article/details/90311877｜已核查原文，2019 年的老文章
+- 2024-05-21 | [Linkpost] Scaling Monosemanticity | https://af.invalid/posts/qm7 | 只看了第一段 | 老帖
+"""
+
+
+def test_a_line_of_fields_parted_by_bars_is_one_item_titled_by_the_field_before_its_url() -> None:
+    """Held-out k2's ``标题｜链接｜读到哪`` lines were one prose item; v2's ``日期 | 标题 | 链接 | …`` bullets were
+    titled by the whole line."""
+    titles = [i.title for i in split_note("inbox/qiao/n.md", BARS)]
+    assert titles == [
+        "墨衡 MohengByte-7B 中文字节模型",
+        "SentencePiece 中文分词实战",
+        "[Linkpost] Scaling Monosemanticity",
+    ]
+    # the other side: bars without a URL field are no such line
+    assert len(split_note("inbox/qiao/n.md", "# x\n\nA ｜ B ｜ C\nD ｜ E ｜ F\n")) <= 1
+
+
+def test_a_signed_date_is_the_items_own_date() -> None:
+    assert item_date("文章落款 2023-12-05，是老文") == "2023-12-05"

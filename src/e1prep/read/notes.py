@@ -359,6 +359,8 @@ def _clean_title(raw: str) -> str:
     """``_STATUS_SIGN``, ``_ORDINAL_LEAD``, ``_LENTICULAR_TITLE``, ``MD_LINK`` and ``URL_RE`` substituted in turn,
     on the title as its writer meant it (Markdown escapes undone: ``2\\. Foo``; ``naming.plain_title``)."""
     raw = plain_title(raw) if "\\" in raw or "()" in raw or "（）" in raw else raw.strip()
+    if " | " in raw or "｜" in raw:  # a line of fields parted by bars (``2024-05-21 | Title | https://… | 读到哪``)
+        raw = _segment_title(raw) or raw
     title = _link_texts(_unbracketed(_cut_lead(_ORDINAL_LEAD, _cut_lead(_STATUS_SIGN, raw).strip())))
     if "://" in title:
         title = URL_RE.sub("", title)
@@ -713,8 +715,9 @@ _BOLD_TITLE = re.compile(r"^\*\*([^*\n]{2,200})\*\*$")
 _BOLD_RUN_IN = re.compile(r"^\*\*([^*\n]{2,200})\*\*\s*\S")
 #: a paragraph titled in lenticular brackets: ``【Title】 text …``
 _LENTICULAR = re.compile(r"^【([^】\n]{2,200})】")
-#: a line cut into fields by long dashes (``状态 —— 标题 —— 链接 —— 备注``)
-_SEGMENTS = re.compile(r"\s+(?:——|—|–|--)\s+")
+#: a line cut into fields by long dashes or bars (``状态 —— 标题 —— 链接 —— 备注``, ``标题｜链接｜读到哪``,
+#: ``2027-03-23 | 标题 | 链接``), not a table's row (it opens with its bar)
+_SEGMENTS = re.compile(r"\s+(?:——|—|–|--)\s+|\s*｜\s*|\s+\|\s+")
 
 
 #: a field set in bold (``✅ **Ferrite 0.5: …**``): the writer's title among the fields
@@ -722,24 +725,32 @@ _BOLD_FIELD = re.compile(r"\*\*([^*\n]{2,200})\*\*")
 
 
 def _segmented_spans(lines: list[str]) -> list[_Span]:
-    """One item per line made of dash-separated fields with a URL, with the prose under it up to a blank
+    """One item per line made of fields parted by dashes or bars with a URL, with the prose under it up to a blank
     line; its title is the field the writer set in bold, else the field before the URL (the other fields
     are its check and notes, read as its text). Two fields make the layout only when one is that bold title
     (``✅ **xgrammar 0.3 is out** — https://…``)."""
     spans = []
     for i, line in enumerate(lines):
-        if "://" not in line or not ("—" in line or "–" in line or "--" in line):
-            continue  # no URL field or no dash separator: not this layout
-        stripped = line.strip()
-        parts = _SEGMENTS.split(stripped)
-        bold = next((m.group(1) for p in parts if (m := _BOLD_FIELD.search(p))), None)
-        if len(parts) < (2 if bold else 3):
-            continue  # too few fields: not this layout, whichever field holds the URL
-        url_at = next((k for k, p in enumerate(parts) if URL_RE.fullmatch(p.strip())), None)
-        if url_at is not None and url_at > 0:
-            spans.append(_Span(bold or parts[url_at - 1], i, _paragraph_end(lines, i), "segmented"))
+        if (title := _segment_title(line)) is not None:
+            spans.append(_Span(title, i, _paragraph_end(lines, i), "segmented"))
     # a field line runs on over its prose, never into the next field line
     return [replace(span, end=min(span.end, after.start)) for span, after in pairwise(spans)] + spans[-1:]
+
+
+def _segment_title(line: str) -> str | None:
+    """The title of a line of fields parted by dashes or bars with a URL field: the field set in bold, else
+    the field before the URL; None when the line is not so made (a table's row opens with its bar)."""
+    if "://" not in line or not ("—" in line or "–" in line or "--" in line or "｜" in line or " | " in line):
+        return None  # no URL field or no separator: not this layout
+    stripped = line.strip().removeprefix("- ").removeprefix("* ")
+    if stripped.startswith(("|", "｜")):
+        return None
+    parts = _SEGMENTS.split(stripped)
+    bold = next((m.group(1) for p in parts if (m := _BOLD_FIELD.search(p))), None)
+    if len(parts) < (2 if bold else 3):
+        return None  # too few fields: not this layout, whichever field holds the URL
+    url_at = next((k for k, p in enumerate(parts) if URL_RE.fullmatch(p.strip())), None)
+    return (bold or parts[url_at - 1]) if url_at is not None and url_at > 0 else None
 
 
 def _paragraph_end(lines: list[str], i: int) -> int:
@@ -816,9 +827,19 @@ def _label_line_spans(lines: list[str]) -> list[_Span]:
     for n, (i, label) in enumerate(starts):
         end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
         heading = next((j for j in range(i + 1, end) if _heading(lines[j])), None)
-        # a line that runs on after its label is titled by its first sentence (a spoken paragraph)
-        spans.append(_Span(label.text + " " + sentence_head(label.rest), i, heading or end, "label-line"))
+        # a line that runs on after its label is titled by its first sentence (a spoken paragraph); one that
+        # ends on a colon introduces what it is about on the next line (``09:40  扫了一遍，就一篇值得记：``)
+        title = _introduced(lines[i + 1 : heading or end]) if label.rest.rstrip().endswith((":", "：")) else None
+        spans.append(_Span(label.text + " " + (title or sentence_head(label.rest)), i, heading or end, "label-line"))
     return spans
+
+
+def _introduced(lines: list[str]) -> str | None:
+    """The line a colon introduces: the next line of substance, unless it is only a URL or a field."""
+    line = next((ln.strip() for ln in lines if ln.strip()), "")
+    if not line or url_only(line) or _is_field_line(line) or _ev.remark_line(line):
+        return None
+    return sentence_head(line) or line
 
 
 #: a line opened by a sign of its own (a legend's mark, a status emoji: ``✕  Halyard 中文解读``), not a
@@ -1292,13 +1313,18 @@ def _without_footnotes(lines: list[str], spans: list[_Span]) -> list[_Span]:
 _THEMATIC_BREAK = re.compile(r"^\s{0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 
 
-#: a title that is only a short field (``trust: low``, ``状态：已读``): a rating beside a URL, not a name
-_FIELD_TITLE = re.compile(rf"^{FIELD_WORD}\s*[:：]\s*\S{{1,12}}$")
+#: a title that is a field (``trust: low``, ``item: Ripple-2 (Inflect Labs)``): its value is short (a rating
+#: beside a URL, not a name) or longer (the name the field gives)
+_FIELD_TITLE = re.compile(rf"^{FIELD_WORD}\s*[:：]\s*(?P<value>\S.*)$")
+#: how long a field's value may be and still be a rating
+_RATING = 12
 
 
 def _retitle_field_titles(lines: list[str], spans: list[_Span]) -> list[_Span]:
-    """Items whose titles are one short field that recurs in their siblings (``1. https://… trust: low``,
-    ``2. https://… trust: high``): the field is a rating, the title is the item's next line."""
+    """Items whose titles open with one field that recurs in their siblings: the field word is a label of
+    the notes' own blocks. A short value is a rating beside a URL (``1. https://… trust: low``, ``2. https://…
+    trust: high``): the title is the item's next line; a longer one is the name the field gives (``item:
+    Ripple-2 (Inflect Labs)`` … ``item: ParaDiT parallel VAE decode``): the title is that value."""
     fields = [_FIELD_TITLE.match(_clean_title(s.title)) for s in spans]
     labels = Counter(m["word"].lower() for m in fields if m)
     if not labels or max(labels.values()) < 2:
@@ -1306,8 +1332,10 @@ def _retitle_field_titles(lines: list[str], spans: list[_Span]) -> list[_Span]:
     out = []
     for span, m in zip(spans, fields, strict=True):
         if m and labels[m["word"].lower()] >= 2:
-            nxt = next((ln.strip() for ln in lines[span.start + 1 : span.end] if ln.strip()), None)
-            if nxt:
+            value = m["value"].strip()
+            if len(value) > _RATING or " " in value:
+                span = replace(span, title=value)
+            elif nxt := next((ln.strip() for ln in lines[span.start + 1 : span.end] if ln.strip()), None):
                 span = replace(span, title=sentence_head(nxt))
         out.append(span)
     return out
