@@ -139,6 +139,30 @@ def test_a_sign_inside_a_legend_entrys_bracket_is_one_of_its_words() -> None:
     assert {k: v.level for k, v in legend.items()} == {"✅": L.verified, "❌": L.unverified}
 
 
+CODES_LEGEND = """3/27 csdn 扫 · qiao
+
+图例（我自己的缩写）：
+  全 = 全文看完　摘 = 只看了摘要/导语　片 = 只有搜索结果片段，没点进去　厂 = 厂商/作者自己发的
+----
+1. [厂][全] 瀚语AI 开源 CodeLoom-2：32B MoE，Apache-2.0。官方博客 + HF 模型卡都看完。
+   https://hanyu.invalid/blog/codeloom-2
+2. [摘] vLLM 合了 CodeLoom-2 的 tool-call parser。
+   https://github.com/vllm-project/vllm/pull/70001
+3. 全组讨论了一下 CodeLoom-2 的许可证。
+   https://news.ycombinator.invalid/item?id=1
+"""
+
+
+def test_a_legend_of_cjk_codes_is_read_where_the_items_bracket_them() -> None:
+    """Held-out w2's legend defines ``全 = 全文看完　摘 = 只看了摘要`` and its items write ``[厂][全]``: CodeLoom-2, a
+    vendor's post read in full, was 'not understood'; the legend's heading had also read the items under the
+    ``----`` as legend lines (``[厂]`` meant 官方, ``+`` meant 自报)."""
+    items = split_note(P, CODES_LEGEND)
+    assert [i.reading.level for i in items[:2]] == [L.vendor, L.summary]
+    # the other side: the code's character in a word (``全组``) is no code
+    assert items[2].reading.level is L.unverified and not items[2].reading.deciding
+
+
 def test_legend_applies_to_items_symbols() -> None:
     items = split_note(P, LEGEND_NOTE)
     got = [i.reading.reader_level or i.reading.level for i in items]

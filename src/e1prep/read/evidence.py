@@ -98,8 +98,11 @@ _PLAIN = r"\w\s\u3400-\u9fff（）()【】「」『』:：,，;；/／|·・、=
 _SYMBOL_RUN = re.compile(rf"\[[^\]\n]{{0,2}}\]|[^{_PLAIN}]+")
 _CODE = re.compile(r"(?<![A-Za-z0-9])([A-Z]\d{0,2})(?=\s*[=:：＝]|\s+[^\sA-Za-z])")
 _SEPARATOR = re.compile(r"[/／|·・;；,，、]|\s")
-#: a legend's entry that defines a word (``abs = 只看了 abstract``, ``full = 全文读完``), after a separator
-_WORD_ENTRY = re.compile(r"(?:^|[：:；;，,。])\s*([A-Za-z][A-Za-z-]{1,11})\s*[=＝]\s*([^；;，,。\n]+)")
+#: a legend's entry that defines a word (``abs = 只看了 abstract``, ``full = 全文读完``) or a CJK code of one or two
+#: characters (``全 = 全文看完　摘 = 只看了摘要``), after a separator
+_WORD_ENTRY = re.compile(
+    r"(?:^|[：:；;，,。\u3000]|\s{2})\s*([A-Za-z][A-Za-z-]{1,11}|[\u4e00-\u9fff]{1,2})\s*[=＝]\s*([^；;，,。\n\u3000]+)"
+)
 #: symbols that look like check marks: without a legend they are not understood
 _CHECK_SYMBOLS = re.compile(f"[{re.escape(lexicon().check_symbols)}]")
 
@@ -381,6 +384,8 @@ def _open_bracket(text: str, start: int, end: int) -> bool:
     return part.count("（") + part.count("(") > part.count("）") + part.count(")")
 
 
+#: where a legend's lines under its heading end, besides a blank line: a thematic break, a numbered item
+_LEGEND_END = re.compile(r"^\s*(?:(?:-{3,}|\*{3,}|_{3,}|={3,})\s*$|\d{1,3}[.)、]\s)")
 #: the bullet or quote mark before an unlabelled legend's entries
 _LEGEND_LEAD = re.compile(r"^\s*(?:[-*>]\s*)?")
 #: how many distinct unlabelled lines ``parse_legend`` remembers at once
@@ -429,11 +434,14 @@ def parse_legend(
         if m:
             rest = m.group("rest").strip()
             entries = _legend_entries(rest) if rest else []
-            if not rest:  # a legend heading followed by one symbol per bullet line
+            if not rest:  # a legend heading followed by one symbol, or words, per bullet line
                 for follow in lines[i + 1 : i + 12]:
-                    if not follow.strip():
+                    if not follow.strip() or _LEGEND_END.match(follow):
                         break
-                    entries += _legend_entries(re.sub(r"^\s*[-*+]\s*", "", follow))
+                    follow = re.sub(r"^\s*[-*+]\s*", "", follow)
+                    entries += _legend_entries(follow) + [
+                        (w, d) for w, d in _WORD_ENTRY.findall(follow) if _entry_statements([(w, d)])[w].words
+                    ]
             legend.update(_entry_statements(entries))
         elif unlabelled is not None and i in unlabelled and not line.lstrip().startswith("|"):
             found = _line_entries(line, known)
@@ -462,12 +470,16 @@ def legend_symbols(body: str, legend: dict[str, Statement]) -> list[str]:
     for sym in legend:
         if sym[:1].isalpha() and sym.isascii() and any(_word_at_an_end(p, sym.lower()) for p in parts if p):
             out.append(sym)
+        elif _CJK_CODE.fullmatch(sym) and (f"[{sym}]" in body or f"【{sym}】" in body):
+            out.append(sym)  # a CJK code in brackets, as a depth tag writes it (``[厂][全] 瀚语AI 开源…``)
     if not out:  # a run of several known symbols written together (``✅⚠``)
         for run in runs:
             out += [sym for sym in legend if sym in run and sym not in out and len(run) > len(sym)]
     return out
 
 
+#: a legend's CJK code: one or two characters
+_CJK_CODE = re.compile(r"[\u4e00-\u9fff]{1,2}")
 #: where a cell, a clause or a label ends
 _PARTS = re.compile(r"[|｜，,；;：:（）()\n]")
 
