@@ -284,3 +284,20 @@ def test_a_line_of_fields_parted_by_bars_is_one_item_titled_by_the_field_before_
 
 def test_a_signed_date_is_the_items_own_date() -> None:
     assert item_date("文章落款 2023-12-05，是老文") == "2023-12-05"
+
+
+def test_a_bracketed_tag_that_opens_a_title_is_no_part_of_its_name() -> None:
+    """Held-out v2's ``[Linkpost] Scaling Monosemanticity: …`` was keyed ``Linkpost``."""
+    from e1prep.read.subjects import strip_outlet
+
+    assert strip_outlet("[Linkpost] Scaling Monosemanticity: Extracting Features")[0].startswith("Scaling")
+    assert strip_outlet("【速读】 Canary Drift")[0] == "Canary Drift"
+    # the other side: a bracketed title with nothing after it is the title
+    assert strip_outlet("[SPLICE]")[0] == "[SPLICE]"
+
+
+def test_a_date_that_opens_a_line_of_fields_is_the_items_date() -> None:
+    """Held-out v2's ``- 2024-05-21 | [Linkpost] … | 老帖`` (a re-pushed 2024 post) was an increment."""
+    assert item_date("- 2024-05-21 | [Linkpost] Scaling | https://af.invalid/p | 老帖") == "2024-05-21"
+    # the other side: a date inside a sentence before a bar is no field
+    assert item_date("see 2024-05-21 | x") is None

@@ -278,8 +278,9 @@ _LONGEST_DATE_LABEL = max(map(len, _DATE_LABELS))
 
 
 def item_date(text: str) -> str | None:
-    """The item's own date when the note states one (``发布日期：2024-01-15``)."""
-    m = _date_match(text)
+    """The item's own date when the note states one (``发布日期：2024-01-15``), or opens its line of fields
+    with it (``- 2024-05-21 | [Linkpost] Scaling Monosemanticity | https://… | 老帖``)."""
+    m = _date_match(text) or _FIELD_DATE.match(text)
     if not m:
         return None
     year, month, day = m.group(1), int(m.group(2)), m.group(3)
@@ -300,6 +301,9 @@ def _date_match(text: str) -> re.Match[str] | None:
         start -= 1
     return _DATE_LINE_GUARDED.search(text, max(start - _LONGEST_DATE_LABEL, 0))
 
+
+#: a date that opens a line of fields parted by bars: the entry's own date
+_FIELD_DATE = re.compile(r"\s*(?:[-*]\s+)?(\d{4})-(\d{1,2})-(\d{1,2})\s*[|｜]")
 
 #: an item whose own date is this many days before the batch is stale (an old or reissued newsletter)
 STALE_DAYS = 180

@@ -76,8 +76,15 @@ def _junk(name: str) -> bool:
     )
 
 
+#: a bracketed tag opening a title, when a title follows it
+_LEAD_TAG = re.compile(r"^[\[【][^\]】\n]{1,20}[\]】]\s*(?=\S)")
+
+
 def strip_outlet(title: str) -> tuple[str, list[str]]:
-    """The title without outlet labels at its start or end, and the asides in parentheses."""
+    """The title without outlet labels at its start or end, nor the bracketed tag that opens it (``[Linkpost]
+    Scaling Monosemanticity``, ``[agent] Cobalt Memory``: a kind, a topic or a site), and the asides in
+    parentheses."""
+    title = _LEAD_TAG.sub("", title, count=1) if title[:1] in "[【" else title
     asides = _ASIDE.findall(title)
     core = _ASIDE.sub(" ", title)
     segments = [s for s in _SEGMENT.split(core) if s.strip()]
