@@ -38,7 +38,8 @@ _NOISE = ["ſ", "ı", "İ", "\u212a", " ", "\n", "：", ":", "，", "1", "19", "
 
 
 def _plain_date(text: str) -> str | None:
-    m = notes._DATE_LINE.search(text)
+    """The specification: a labelled date anywhere, else a date that opens a line of fields."""
+    m = notes._DATE_LINE.search(text) or notes._FIELD_DATE.match(text)
     if not m:
         return None
     year, month, day = m.group(1), int(m.group(2)), m.group(3)
