@@ -301,3 +301,21 @@ def test_a_date_that_opens_a_line_of_fields_is_the_items_date() -> None:
     assert item_date("- 2024-05-21 | [Linkpost] Scaling | https://af.invalid/p | 老帖") == "2024-05-21"
     # the other side: a date inside a sentence before a bar is no field
     assert item_date("see 2024-05-21 | x") is None
+
+
+def test_a_day_heading_written_with_spaces_is_a_day_of_the_log() -> None:
+    """Held-out y2's ``## 4 月 1 日（周三）`` over a numbered entry became an increment keyed by the day."""
+    note = (
+        "# lin\n\n## 3 月 31 日（周二）\n\n1. Alpha —— https://a.invalid/x （全文读完）\n\n"
+        "## 4 月 1 日（周三）\n\n2. Beta —— https://b.invalid/y （全文读完）\n"
+    )
+    titles = [i.title for i in split_note("inbox/lin/n.md", note)]
+    assert not any("月" in t for t in titles), titles
+    # the other side: a heading that only opens with a number is no day
+    assert notes_day("## 4 个新模型") is None
+
+
+def notes_day(heading: str) -> object:
+    from e1prep.read.notes import _DAY_HEADING
+
+    return _DAY_HEADING.match(heading.lstrip("# "))

@@ -1124,9 +1124,10 @@ def _refine(lines: list[str], spans: list[_Span], urls: _UrlLines, tables: list[
     return _sibling_groups(lines, out, dropped, groups) if groups and dropped else out
 
 
-#: a heading that is a day of a log (``## 2月11日（周三）``, ``## 1/25 周一``, ``### 2027-01-14``, ``## Tue 10 Feb``)
+#: a heading that is a day of a log (``## 2月11日（周三）``, ``## 4 月 1 日（周三）``, ``## 1/25 周一``,
+#: ``### 2027-01-14``, ``## Tue 10 Feb``)
 _DAY_HEADING = re.compile(
-    r"^(?:(?:\d{4}[-/.年])?\d{1,2}[-/.月]\d{1,2}日?|(?:周|星期)[一二三四五六日天]|"
+    r"^(?:(?:\d{4}\s*[-/.年]\s*)?\d{1,2}\s*[-/.月]\s*\d{1,2}\s*日?|(?:周|星期)[一二三四五六日天]|"
     r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?\s+\d{1,2}\b)(?=[\s（(,，·]|$)"
 )
 
