@@ -214,7 +214,7 @@ def test_a_counter_that_extends_its_parent_heading_numbers_a_section(headings: s
     and u2 had none at all), so no increment was routed and every §-id the hand wrote was unknown."""
     doc = parse_knowledge("k.md", "# 活文档\n" + headings)
     assert [s.id for s in doc.sections] == ids
-    assert all(s.title and not s.title[0] in "-·.】]" for s in doc.sections)
+    assert all(s.title and s.title[0] not in "-·.】]" for s in doc.sections)
 
 
 def test_a_counter_that_no_sibling_numbers_so_is_a_title() -> None:
