@@ -319,3 +319,29 @@ def notes_day(heading: str) -> object:
     from e1prep.read.notes import _DAY_HEADING
 
     return _DAY_HEADING.match(heading.lstrip("# "))
+
+
+ROMAN = """# federated 雷达（hana）
+
+I. LoRA-Leak —— arXiv:2703.11842（全文读完）
+    https://arxiv.org/abs/2703.11842
+    - 平均 token 级恢复率 61.4%
+
+II. FedMoE-Route v2 —— arXiv:2612.20931v2（只看了 Comments 字段）
+    https://arxiv.org/abs/2612.20931v2
+
+III. FedDrift-Bench —— arXiv:2703.09177（只读了 abstract）
+    https://arxiv.org/abs/2703.09177
+"""
+
+
+def test_an_outline_numbered_in_roman_numerals_is_a_list_of_items() -> None:
+    """Held-out a3's ``I.`` / ``II.`` / ``III.`` outline was one item from its first title field to the end, so
+    LoRA-Leak, read in full, read as the abstract of the third."""
+    items = split_note("inbox/hana/n.md", ROMAN)
+    assert [i.title.split(" ")[0] for i in items] == ["LoRA-Leak", "FedMoE-Route", "FedDrift-Bench"]
+    assert items[0].reading.level is EvidenceLevel.verified
+    # the other side: a word that opens with the letters is no numeral (``IVF.``, ``VI.2``)
+    from e1prep.read.notes import _NUMBERED
+
+    assert _NUMBERED.match("IVF. index built") is None and _NUMBERED.match("VI.2 setup") is None

@@ -100,10 +100,10 @@ def is_heading(text: str) -> bool:
     return _heading(text) is not None
 
 
-#: a numbered item in any style: ``1.`` ``1)`` ``(1)`` ``①`` ``一、`` ``a.``, bare or in bold (``**3. Title**``)
+#: a numbered item in any style: ``1.`` ``1)`` ``(1)`` ``①`` ``一、`` ``a.`` ``IV.``, bare or in bold (``**3. Title**``)
 _NUMBERED = re.compile(
-    r"^(?:\*\*|__)?\s*(?:\(?\d{1,3}\)|\d{1,3}(?:\.(?!\d)|、)|[①-⑳]|[一二三四五六七八九十]{1,3}[、.]|（\d{1,3}）|[a-h][.)])"
-    r"(?:\*\*)?\s*(.+)$"
+    r"^(?:\*\*|__)?\s*(?:\(?\d{1,3}\)|\d{1,3}(?:\.(?!\d)|、)|[①-⑳]|[一二三四五六七八九十]{1,3}[、.]|（\d{1,3}）|[a-h][.)]"
+    r"|(?:I{1,3}|IV|VI{0,3}|IX|XI{0,3})\.(?=\s))(?:\*\*)?\s*(.+)$"
 )
 #: a paragraph whose title is a Markdown link: ``[Title](url)`` or ``**[Title](url)**`` at a line's start
 _LINK_TITLE = re.compile(r"^(?:\*\*)?\[([^\]]{2,200})\]\((https?://[^)\s]+)\)")
