@@ -345,3 +345,36 @@ def test_an_outline_numbered_in_roman_numerals_is_a_list_of_items() -> None:
     from e1prep.read.notes import _NUMBERED
 
     assert _NUMBERED.match("IVF. index built") is None and _NUMBERED.match("VI.2 setup") is None
+
+
+TOGGLES = """# 图学习雷达 · 04-06
+
+▸ **Gryphon — 图基础模型（arXiv:2703.14821）**　`读到：全文 + 附录 B、C`
+    链接：https://arxiv.org/abs/2703.14821
+    ▸ 结果
+        零样本节点分类平均 63.2%（Table 3）。
+
+▸ **MolDiffBench：分子生成扩散模型基准（arXiv:2704.01877）**　`读到：标题 + 摘要`
+    https://arxiv.org/abs/2704.01877
+"""
+
+
+def test_a_toggle_list_is_a_list_and_its_depth_tag_is_the_writers_words() -> None:
+    """Held-out z2's Notion export: ``▸`` toggles are bullets (the nested ones are parts of an item), and the
+    depth set in a code span (`` `读到：全文 + 附录 B、C` ``) is the writer's own statement, not quoted code."""
+    items = split_note("inbox/lin/n.md", TOGGLES)
+    assert [i.title[:7] for i in items] == ["Gryphon", "MolDiff"]
+    assert [i.reading.level for i in items] == [EvidenceLevel.verified, EvidenceLevel.summary]
+    # the other side: code is still code (``res.summary()`` states no summary read)
+    assert read_remark("全文读完。调用 `res.summary()` 打印结果").level is EvidenceLevel.verified
+    assert read_remark("读了全文").level is EvidenceLevel.verified
+    assert read_remark("没读全文").level is EvidenceLevel.unverified
+    assert read_remark("读到：标题 + 摘要").level is EvidenceLevel.summary
+
+
+def test_the_originals_date_dates_the_item() -> None:
+    """Held-out u2's CSDN repost (``文末注明原文 2024-07``), read in full, became an increment once its depth
+    was read."""
+    assert item_date("CSDN 转载（文末注明原文 2024-07）") == "2024-07"
+    # the other side: ``原文`` with no date after it dates nothing
+    assert item_date("已核查原文，2024 年的数据") is None

@@ -109,7 +109,8 @@ _NUMBERED = re.compile(
 _LINK_TITLE = re.compile(r"^(?:\*\*)?\[([^\]]{2,200})\]\((https?://[^)\s]+)\)")
 _TABLE_ROW = re.compile(r"^\s*\|(.+)\|\s*$")
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
-_TOP_BULLET = re.compile(r"^[-*+]\s+(.+)$")
+#: a top-level bullet: Markdown's, or a sign an export writes for one (Notion's toggle ``▸``, ``•``)
+_TOP_BULLET = re.compile(r"^[-*+•▸▹‣]\s+(.+)$")
 
 # The words of evidence remarks are in one table, ``data/markers.toml`` (see e1prep.read.markers); the
 # graded reading of an item is e1prep.read.evidence.
