@@ -565,7 +565,6 @@ def in_quotes(text: str, at: int) -> bool:
     return opened > 0 or straight or _in_markup(text, line_start, at)
 
 
-_CJK = re.compile(r"[\u3400-\u9fff]")
 _QUOTE_LINE = re.compile(r"\s{0,3}(?:[-*+]\s+)?>")
 _FENCE = re.compile(r"^\s{0,3}(?:```|~~~)", re.M)
 
@@ -574,9 +573,7 @@ def _in_markup(text: str, line_start: int, at: int) -> bool:
     """Inline code (an odd number of backticks before ``at`` on its line), a link's text (an open ``[``
     whose ``](`` follows), a ``>`` quote line, or the inside of a fenced code block."""
     before = text[line_start:at]
-    if before.count("`") % 2 == 1 and _code_span(text, line_start + before.rfind("`") + 1):
-        return True
-    if _QUOTE_LINE.match(text, line_start):
+    if before.count("`") % 2 == 1 or _QUOTE_LINE.match(text, line_start):
         return True
     if before.rfind("[") > before.rfind("]"):
         line_end = text.find("\n", at)
@@ -584,13 +581,6 @@ def _in_markup(text: str, line_start: int, at: int) -> bool:
             return True
     opened = text[:line_start]
     return ("```" in opened or "~~~" in opened) and len(_FENCE.findall(text, 0, line_start)) % 2 == 1
-
-
-def _code_span(text: str, start: int) -> bool:
-    """Whether the inline code span that opens at ``start`` holds code, not the writer's own words set as a
-    tag (a span of ``读到：全文 + 附录 B、C``): code holds no CJK."""
-    end = text.find("`", start)
-    return not _CJK.search(text, start, end if end >= 0 else len(text))
 
 
 def negated(text: str, hit: Hit, hits: list[Hit]) -> bool:
