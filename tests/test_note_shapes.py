@@ -378,3 +378,32 @@ def test_the_originals_date_dates_the_item() -> None:
     assert item_date("CSDN 转载（文末注明原文 2024-07）") == "2024-07"
     # the other side: ``原文`` with no date after it dates nothing
     assert item_date("已核查原文，2024 年的数据") is None
+
+
+LISTING = """# docai radar
+
+Out[2]:
+
+    SpanTab: Cross-Page Table Reconstruction for Long PDFs
+    v1 · submitted 2027-04-09 · cs.CV · 14 pp + appendix
+    https://arxiv.org/abs/2704.05128
+
+**读到哪：PDF 全文读完。**
+
+Out[3]:
+
+    GlyphDrift: Measuring Hallucinated Text in OCR-free Parsers
+    Li · Wang · Okafor
+    https://arxiv.org/abs/2704.02291
+
+**读到哪：只读了 abstract。**
+"""
+
+
+def test_a_listings_metadata_line_is_no_title() -> None:
+    """Held-out b3's notebook printed each paper as title, ``v1 · submitted … · cs.CV · 14 pp``, URL: the metadata
+    line was the title (keyed ``submitted``)."""
+    titles = [i.title for i in split_note("inbox/mei/n.md", LISTING)]
+    assert titles[0].startswith("SpanTab")
+    # the other side: a line of names parted by dots is no metadata; it stays the title over its URL
+    assert titles[1] == "Li · Wang · Okafor"

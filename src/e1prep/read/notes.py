@@ -691,6 +691,17 @@ _TITLE_MARKS = re.compile(r"^[\s>»▶►■□◆◇•·→※#*+-]+")
 _REFERENCE_LABEL = re.compile(r"\[\^?\w{1,4}\]:?")
 
 
+#: a field of a listing's metadata: a version, a date, an arXiv category, a page count
+_META_FIELD = re.compile(r"v\d+|\d{4}-\d{2}-\d{2}|[a-z]{2,8}\.[A-Z]{2}|\d+\s*pp\b", re.I)
+
+
+def _listing_meta(line: str) -> bool:
+    """Whether a line is a listing's metadata: fields parted by ``·`` of which two or more are a version, a date,
+    a category or a page count (``v1 · submitted 2027-04-09 · cs.CV · 14 pp + appendix``)."""
+    fields = line.split(" · ")
+    return len(fields) >= 3 and sum(1 for f in fields if _META_FIELD.search(f)) >= 2
+
+
 def _titled_url_spans(lines: list[str], urls: _UrlLines) -> list[_Span]:
     """Items written as a title line (any leading mark: ``>>``, ``▶``, ``■``…) with a bare URL line under it
     (``urls``: which lines hold a URL, counted once for every structure)."""
@@ -704,6 +715,9 @@ def _titled_url_spans(lines: list[str], urls: _UrlLines) -> list[_Span]:
             continue  # a title's next non-blank line, one of the two after it, is a bare URL line
         lead = _TITLE_MARKS.match(line)
         title = (line[lead.end() :] if lead else line).strip()
+        if _listing_meta(title) and i > 0 and lines[i - 1].strip() and not urls.any(i - 1, i):
+            # a listing's metadata line (``v1 · submitted 2027-04-09 · cs.CV``) under its title: the title opens it
+            i, title = i - 1, lines[i - 1].strip()
         if title and not _REFERENCE_LABEL.fullmatch(title):  # ``[1]`` over a URL: a reference, not an item
             starts.append((i, title))
     spans = []
