@@ -407,3 +407,28 @@ def test_a_listings_metadata_line_is_no_title() -> None:
     assert titles[0].startswith("SpanTab")
     # the other side: a line of names parted by dots is no metadata; it stays the title over its URL
     assert titles[1] == "Li · Wang · Okafor"
+
+
+REPLY = """Subject: Re: before tonight's E1 — Fathom / Cirrus-3
+
+On Thu, 16 Apr 2027 at 15:02, Mei wrote:
+> Fathom (2704.11207): abstract says week 3-4 CRPS 12% better. Can we put the 12% into II-1?
+
+No. I read the whole paper, v2 PDF including appendices: the v2 abstract has no headline percentage.
+
+> Lin mentioned that Brightline launched "Cirrus-3". Anything real?
+
+Only their own launch post (https://www.brightline.invalid/blog/cirrus-3). Under V-2 it does not go in.
+
+-- O.
+"""
+
+
+def test_a_reply_between_the_quoted_lines_is_one_item_per_answer() -> None:
+    """Held-out c3's e-mail answered Mei's questions one by one: it was one item about its subject line."""
+    items = split_note("inbox/oskar/n.md", REPLY)
+    assert [i.title[:6] for i in items] == ["Fathom", "Lin me"]
+    assert "12%" not in items[0].text.replace(items[0].title, "")  # the question's words are not the answer's
+    # the other side: quoted entries with no message they come from (no ``wrote:``) are not answers
+    pasted = REPLY.replace("On Thu, 16 Apr 2027 at 15:02, Mei wrote:\n", "")
+    assert [i.recogniser for i in split_note("inbox/oskar/n.md", pasted)] != ["answered", "answered"]

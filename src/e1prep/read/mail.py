@@ -51,6 +51,11 @@ def message(lines: list[str]) -> tuple[str, list[str]] | None:
     return subject, own
 
 
+def replies(lines: list[str]) -> bool:
+    """Whether the note quotes an earlier message it attributes (``On Thu, … Mei wrote:``, ``…写道：``)."""
+    return any(_ATTRIBUTION.search(line) for line in lines)
+
+
 def _subject(lines: list[str]) -> str | None:
     """The subject of the e-mail ``lines`` open with, without a reply's prefixes and a list's tag: the
     note starts (within its first lines) with two or more header fields, one of them its subject."""

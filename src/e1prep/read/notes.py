@@ -33,7 +33,7 @@ from .labels import (
     title_field,
     title_under,
 )
-from .mail import message
+from .mail import message, replies
 from .numbers import identifiers
 from .scope import QUOTED_CLAIM
 
@@ -1184,6 +1184,26 @@ def _sibling_groups(
 _QUOTE_MARKS = re.compile(r"^\s{0,3}(?:>[ \t]?)+")
 
 
+def _answered_quotes(own: list[str], lines: list[str]) -> tuple[list[str], list[_Span]] | None:
+    """A reply written between the lines it quotes (``On …, Mei wrote:``, ``> Fathom (2704.11207): …`` then
+    the answer, ``> surge-emu card says …`` then the answer), when two or more quoted passages are each
+    answered: one item per answer, titled by the first line of the passage it answers. ``own`` is the message
+    as its writer wrote it (header and signature blank, :func:`e1prep.read.mail.message`); the quoted lines
+    are blanked in the items' text (they are the other writer's words), the line numbers stay."""
+    quoted = [bool(_QUOTE_MARKS.match(line)) for line in lines]
+    starts = [i for i in range(len(lines)) if quoted[i] and (i == 0 or not quoted[i - 1])]
+    spans = []
+    for n, start in enumerate(starts):
+        end = starts[n + 1] if n + 1 < len(starts) else len(lines)
+        answer = [j for j in range(start, end) if not quoted[j] and own[j].strip()]
+        if answer:
+            title = sentence_head(_QUOTE_MARKS.sub("", lines[start]).strip())
+            spans.append(_Span(title, start, answer[-1] + 1, "answered"))
+    if len(spans) < 2:
+        return None
+    return [("" if quoted[i] else own[i]) for i in range(len(lines))], spans
+
+
 def _unquoted(lines: list[str], found: list[_Span]) -> tuple[list[str], list[_Span]] | None:
     """The note's lines without their quote markers, and its items so read, when the markers are its
     layout: read quoted, it shows fewer than two items; unquoted, two or more (cards set as blockquotes,
@@ -1418,7 +1438,11 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     mail = None if digest else message(lines)
     own = [ln for ln in mail[1] if not _QUOTE_MARKS.match(ln)] if mail else []
     unquoted = _unquoted(lines, best)
-    if mail is not None and _UrlLines(lines).count(best) < 2 and (_UrlLines(own).total() or not (best or unquoted)):
+    answered = _answered_quotes(mail[1] if mail else lines, lines) if len(best) < 2 and replies(lines) else None
+    if answered is not None:
+        # a reply that answers the quoted message point by point: each answer is an item, named by its question
+        lines, best = answered
+    elif mail is not None and _UrlLines(lines).count(best) < 2 and (_UrlLines(own).total() or not (best or unquoted)):
         # a pasted e-mail that is no digest (fewer than two of its items hold a URL) and points at what it
         # is about in its own words (not only in the thread it quotes), or holds no items, quoted or not: one
         # message, about what its subject says, read as its writer wrote it (``read.mail``)
