@@ -674,7 +674,8 @@ def plain_quotable(text: str, legend: Mapping[str, str] | None = None, *, scoped
     Quotable only if some full-read marker stands un-negated and outside quotation marks, no full-read
     marker anywhere is negated or quoted (``没有读完全文``, ``作者说「原文已读」``), and no marker of a lowering
     kind (partial, summary, snippet, vendor, limitation, unverified, do-not-quote, hedge, relay), unless
-    denied (``不是只看摘要``: :func:`denied`), reaches the item: anywhere in it, or with ``scoped`` (the
+    denied (``不是只看摘要``: :func:`denied`), reaches the item: anywhere in it but the lines that name parts of
+    the note (``### Doubts`` beside ``### Method``: :func:`without_part_names`), or with ``scoped`` (the
     verifier's reading) anywhere but a clause of another object or a bullet of its own numbers
     (``read.scope``), which limit only what they speak of.
     """

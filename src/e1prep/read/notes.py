@@ -1188,8 +1188,9 @@ def _answered_quotes(own: list[str], lines: list[str]) -> tuple[list[str], list[
     """A reply written between the lines it quotes (``On …, Mei wrote:``, ``> Fathom (2704.11207): …`` then
     the answer, ``> surge-emu card says …`` then the answer), when two or more quoted passages are each
     answered: one item per answer, titled by the first line of the passage it answers. ``own`` is the message
-    as its writer wrote it (header and signature blank, :func:`e1prep.read.mail.message`); the quoted lines
-    are blanked in the items' text (they are the other writer's words), the line numbers stay."""
+    as its writer wrote it when the note opens with a header (header and signature blank,
+    :func:`e1prep.read.mail.message`), else the note's lines; the quoted lines are blanked in the items' text
+    (they are the other writer's words), the line numbers stay."""
     quoted = [bool(_QUOTE_MARKS.match(line)) for line in lines]
     starts = [i for i in range(len(lines)) if quoted[i] and (i == 0 or not quoted[i - 1])]
     spans = []
