@@ -28,7 +28,8 @@ _VERSION = re.compile(r"v?(\d+\.\d+)(?:\.0)?")
 
 
 #: a number of a key point as the binding asks for it: its numerals, and its values
-_Wanted = tuple[frozenset[str], tuple[Value, ...]]
+#: a number of a key point (its numerals, its values) and the citations that quote the point's own line
+_Bound = tuple[frozenset[str], tuple[Value, ...], tuple[int, ...]]
 
 
 def _same_line(point: str, quote: str | None) -> bool:
@@ -46,7 +47,7 @@ class _PointLevels:
         self.facts = facts
         self.index = CitedIndex([memo.carried(c) for c in citations])
         self._levels: dict[int, EvidenceLevel | None] = {}
-        self._found: dict[tuple[frozenset[str], tuple[Value, ...], tuple[int, ...]], EvidenceLevel | None] = {}
+        self._found: dict[_Bound, EvidenceLevel | None] = {}
 
     def level(self, cores: frozenset[str], wanted: tuple[Value, ...], point: str = "") -> EvidenceLevel | None:
         """The level that keeps a number out of the key points (None: quotable), once per distinct number.
@@ -55,7 +56,7 @@ class _PointLevels:
         number in another sentence (``their 3.1× … and BlockCache's self-reported 11×``) is another claim."""
         bound = self._binding(cores, wanted)
         own = [n for n in bound if point and _same_line(point, self.citations[n].source.quote)]
-        key = (cores, wanted, tuple(own))
+        key: _Bound = (cores, wanted, tuple(own))
         if key not in self._found:
             self._found[key] = self._unquotable(own or bound)
         return self._found[key]
