@@ -453,3 +453,19 @@ def test_sibling_headings_that_name_parts_of_the_note_are_no_statement_for_the_p
     assert not markers.plain_quotable("## ReMask\n全文读完。\nDoubts: I doubt the numbers.")[0]
     assert not markers.plain_quotable("## ReMask\n全文读完。\n### Doubts\n- batch 1 only")[0]
     assert not markers.plain_quotable("## ReMask (abstract only)\n全文读完。\n### Method\n### Doubts")[0]
+
+
+@pytest.mark.parametrize(
+    "remark,level",
+    [
+        # held-out d3's kanban: what was read between the whole text and the verb (``14 页 + 附录 A/B 都``)
+        ("全文 14 页 + 附录 A/B 都读了，表 2、表 3 逐行对过。", L.verified),
+        ("全文读完", L.verified),
+        # the other side: a plan between them is no read (``全文明天读完`` read as verified before)
+        ("全文明天读完", L.unverified),
+        ("全文我打算明天读完", L.unverified),
+        ("全文还没读", L.unverified),
+    ],
+)
+def test_the_whole_text_read_with_what_it_held_between(remark: str, level: L) -> None:
+    assert read_remark(remark).level is level
