@@ -307,3 +307,25 @@ def test_a_line_of_assignments_is_no_legend() -> None:
     note = WORD_LEGEND.replace("abs = 只看了 abstract；full = 全文读完；card = 只看了卡片", "k = 4；n = 8；full = 1")
     _, harness, _ = split_note(NOTE, note)
     assert harness.evidence is not EvidenceLevel.verified
+
+
+PARTS = """# arxiv rss · 10-25
+
+1. **Rack-Scale: Photonic In-Network All-Reduce for Prefill / Decode Disaggregation**
+   - 链接：https://arxiv.invalid/abs/2610.02222
+   - title only, didn't open. queue it for next week.
+2. **Kestrel Serve 2：prefill 与 decode 分离部署**
+   - 链接：https://kestrel.invalid/blog/serve-2
+   - 核查：部分核查，方法一节读完，实验没看
+   - 新增 --split-prefill 参数，把 prefill 放到独立节点，KV 经 RDMA 传给 decode 节点
+"""
+
+
+def test_a_part_read_that_its_note_calls_empty_is_a_lead(make_kb: MakeKB) -> None:
+    """Held-out i2's ``title only, didn't open`` read at partial (a title checked, as the contract says) and was an
+    increment; the note says nothing of it was seen beyond its title."""
+    increments, excluded = _draft(make_kb, PARTS)
+    assert not any(k.startswith("Rack-Scale") for k in increments)
+    assert "title only" in next(v for k, v in excluded.items() if k.startswith("Rack-Scale"))
+    # the other side: a part read that says what it saw is an increment at its level
+    assert next(v for k, v in increments.items() if k.startswith("Kestrel")).evidence is EvidenceLevel.partial

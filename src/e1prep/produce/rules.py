@@ -241,7 +241,10 @@ class RulesProducer:
             return
         # read in full, only the numbers are the vendor's own: an increment whose numbers are not quotable
         vendor_read = item.evidence is EvidenceLevel.vendor and item.reading.read_in_full
-        low = item.evidence not in (EvidenceLevel.verified, EvidenceLevel.partial) and not vendor_read
+        low = (item.evidence not in (EvidenceLevel.verified, EvidenceLevel.partial) and not vendor_read) or (
+            # a part read that its note says holds nothing (``Title only``, ``只看到标题``) is seen no further
+            item.evidence is EvidenceLevel.partial and said_empty(item.text) is not None
+        )
         # a level below a read limits what may be quoted, not whether the item is news (issue 23): what was
         # seen of it (a summary, a snippet, a vendor's post, a card) may still say something of its own.
         # ``clue``: why it is a lead to check and no increment, where what was seen cannot make it one
