@@ -329,3 +329,19 @@ def test_a_part_read_that_its_note_calls_empty_is_a_lead(make_kb: MakeKB) -> Non
     assert "title only" in next(v for k, v in excluded.items() if k.startswith("Rack-Scale"))
     # the other side: a part read that says what it saw is an increment at its level
     assert next(v for k, v in increments.items() if k.startswith("Kestrel")).evidence is EvidenceLevel.partial
+
+
+def test_a_name_written_out_in_full_meets_the_documents_acronym() -> None:
+    """Held-out t2's SPLICE (``… for Vision-Language-Action Policies``, read in full) was filed off the topic:
+    its English shares one word with a Chinese document whose word for the subject is ``VLA``."""
+    from e1prep.kb.knowledge import parse_knowledge
+    from e1prep.produce.rules import SectionIndex
+
+    doc = parse_knowledge(
+        "organized/knowledge/robotics.md", "# robotics\n\n## §1 VLA 策略\n\n- OpenVLA、π0 等 VLA 基线。\n"
+    )
+    index = SectionIndex.build(doc, "robotics")
+    assert index.names_entity("SPLICE: Recovery Data for Vision-Language-Action Policies") == "Vision Language Action"
+    # the other side: initials the document does not use, and two words, meet nothing
+    assert index.names_entity("Graph Neural Network Pruning") is None
+    assert index.names_entity("Vision Language") is None

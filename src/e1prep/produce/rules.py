@@ -60,6 +60,10 @@ from .routing import route, same_meaning
 
 log = logging.getLogger(__name__)
 
+#: a name written out in three or more capitalised words (``Vision-Language-Action``), whose initials may be
+#: the document's acronym for it; and how many initials make such an acronym (two letters meet by chance)
+_SPELLED_OUT = re.compile(r"\b[A-Z][a-z]+(?:[-\s][A-Z][a-z]+){2,5}\b")
+_INITIALS = 3
 #: items whose vocabulary barely overlaps the living document are off-topic for it
 MIN_TOPIC_OVERLAP = 0.12
 #: the key points and boundary lines an increment lists from its item (the hand briefs list up to a dozen); an
@@ -111,10 +115,18 @@ class SectionIndex:
         return filed_elsewhere(markers.expand_symbols(text, legend), self.topic) if self.topic else None
 
     def names_entity(self, text: str) -> str | None:
-        """A product-like name of ``text`` that the document also uses (the item is about its subject matter)."""
+        """A product-like name of ``text`` that the document also uses (the item is about its subject matter),
+        or a name the item writes out whose initials the document uses (``Vision-Language-Action`` for ``VLA``):
+        across two languages, the acronym is often the only word they share."""
         for m in _ENTITY.finditer(text):
             if m.group(0).lower() in self.entities:
                 return m.group(0)
+        for m in _SPELLED_OUT.finditer(text):
+            words = re.split(r"[-\s]+", m.group(0))
+            for a in range(len(words)):  # any run of its words (``Vision-Language-Action`` in ``… Action Policies``)
+                for b in range(a + _INITIALS, len(words) + 1):
+                    if "".join(w[0] for w in words[a:b]).lower() in self.entities:
+                        return " ".join(words[a:b])
         return None
 
     def suggest(self, text: str, title: str = "", names: Iterable[str] = (), say: Phrases | None = None) -> str | None:
