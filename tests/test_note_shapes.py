@@ -432,3 +432,13 @@ def test_a_reply_between_the_quoted_lines_is_one_item_per_answer() -> None:
     # the other side: quoted entries with no message they come from (no ``wrote:``) are not answers
     pasted = REPLY.replace("On Thu, 16 Apr 2027 at 15:02, Mei wrote:\n", "")
     assert [i.recogniser for i in split_note("inbox/oskar/n.md", pasted)] != ["answered", "answered"]
+
+
+def test_nothing_new_said_colloquially_says_the_document_holds_it() -> None:
+    """Held-out x2's and k2's CSDN rows end ``内容就是 ADD 那套，没新东西`` (``没有新东西`` was read, ``没新东西`` not)."""
+    from e1prep.read.notes import said_known
+
+    assert said_known("内容就是 ADD 那套，没新东西") == "没新东西"
+    assert said_known("没有新东西") == "没有新东西"
+    # the other side: new things are no verdict of known
+    assert said_known("有新东西：加了 --split-prefill") is None
