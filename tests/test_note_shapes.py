@@ -435,7 +435,8 @@ def test_a_reply_between_the_quoted_lines_is_one_item_per_answer() -> None:
 
 
 def test_nothing_new_said_colloquially_says_the_document_holds_it() -> None:
-    """Held-out x2's and k2's CSDN rows end ``内容就是 ADD 那套，没新东西`` (``没有新东西`` was read, ``没新东西`` not)."""
+    """Held-out x2's and k2's CSDN rows end ``内容就是 ADD 那套，没新东西`` (``没有新东西`` was read,
+    ``没新东西`` not)."""
     from e1prep.read.notes import said_known
 
     assert said_known("内容就是 ADD 那套，没新东西") == "没新东西"
