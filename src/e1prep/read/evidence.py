@@ -392,6 +392,17 @@ _LEGEND_LEAD = re.compile(r"^\s*(?:[-*>]\s*)?")
 _KNOWN_LINES = 512
 
 
+def _stating_words(line: str) -> dict[str, Statement]:
+    """The words a legend line defines whose description states a reading (``全 = 全文看完``), each read once;
+    where a word is defined twice, its last stating definition."""
+    found: dict[str, Statement] = {}
+    for word, desc in _WORD_ENTRY.findall(line):
+        st = _entry_statements([(word, desc)])[word]
+        if st.words:
+            found[word] = st
+    return found
+
+
 def _entry_statements(entries: list[tuple[str, str]]) -> dict[str, Statement]:
     """Symbol → the statement its description makes (a description stating no level is not understood)."""
     found: dict[str, Statement] = {}
@@ -434,15 +445,16 @@ def parse_legend(
         if m:
             rest = m.group("rest").strip()
             entries = _legend_entries(rest) if rest else []
+            words: dict[str, Statement] = {}
             if not rest:  # a legend heading followed by one symbol, or words, per bullet line
                 for follow in lines[i + 1 : i + 12]:
                     if not follow.strip() or _LEGEND_END.match(follow):
                         break
                     follow = re.sub(r"^\s*[-*+]\s*", "", follow)
-                    entries += _legend_entries(follow) + [
-                        (w, d) for w, d in _WORD_ENTRY.findall(follow) if _entry_statements([(w, d)])[w].words
-                    ]
+                    entries += _legend_entries(follow)
+                    words.update(_stating_words(follow))
             legend.update(_entry_statements(entries))
+            legend.update(words)  # a word (Latin, or CJK characters) is never a symbol: the keys do not meet
         elif unlabelled is not None and i in unlabelled and not line.lstrip().startswith("|"):
             found = _line_entries(line, known)
             if len(found) >= 2 and sum(1 for st in found.values() if st.words) >= 2:
