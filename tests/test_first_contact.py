@@ -592,14 +592,19 @@ def test_a_card_whose_repository_a_note_calls_a_lead_is_a_lead(make_kb: MakeKB) 
     assert [i.key for i in _card_brief(make_kb, "worth a look.").increments] == ["tilegate"]  # type: ignore[attr-defined]
 
 
-def test_an_object_named_after_a_statements_clause_is_not_what_it_speaks_of() -> None:
+def test_an_object_named_after_a_statements_clause_is_not_what_it_speaks_of(make_kb: MakeKB) -> None:
     """Found by the hypothesis property of tests/test_evidence.py: ``卡片采集，未打开仓库`` after an item's
-    numbers limits them by its first clause; the repository of the second clause does not excuse it."""
+    numbers limits them by its first clause; the repository of the second clause does not excuse it. The
+    bullet is one claim of the item's body: its numbers are limited, the item's check (``已核查原文``) stands."""
     item = (
         "### Alpha 引擎开源\n- URL: https://example.com/alpha\n- 核查：已核查原文\n- 吞吐提升 3 倍，延迟 120 ms。 {}\n"
     )
-    assert markers.block_level("- 吞吐提升 3 倍，延迟 120 ms。 卡片采集，未打开仓库") is not None
-    assert not read_evidence(item.format("卡片采集，未打开仓库")).level.quotable
+    level = markers.block_level("- 吞吐提升 3 倍，延迟 120 ms。 卡片采集，未打开仓库")
+    assert level is not None and not level.quotable
+    brief = draft_brief(make_kb({"inbox/a/2026-10-25-screen.md": "# 笔记\n\n" + item.format("卡片采集，未打开仓库")}))
+    (inc,) = [i for i in brief.increments if i.key.startswith("Alpha")]
+    assert not any("120" in point for point in inc.points)  # the claim's numbers are not quoted as findings
+    assert all(not n.quotable for n in inc.numbers if n.text in ("3 倍", "120 ms"))
     # the object in or before the statement's clause is what it speaks of
     for text, word, obj in [
         ("末尾链接的长文在付费墙后，未读", "未读", "链接的"),

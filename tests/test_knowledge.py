@@ -244,3 +244,20 @@ def test_a_section_id_is_read_as_the_document_numbers_it(written: str, sid: str)
     from e1prep.produce.routing import routed_id
 
     assert routed_id(written) == sid
+
+
+def test_an_id_cut_short_is_listed_but_never_citable() -> None:
+    """Held-out e3's chat pasted ``2704.1187`` before it was corrected: from 2015 on an id has five digits after
+    its dot, so a four-digit one is an id cut short. It stays listed (every id of the materials is), with why it
+    may not be cited, whatever cites it, and the verifier shares the rule."""
+    from e1prep.brief.models import EvidenceLevel
+    from e1prep.kb.knowledge import well_formed_arxiv
+    from e1prep.read.citing import Citing, citable
+
+    assert arxiv_ids("arxiv.org/abs/2704.1187 Tessera") == ["2704.1187"]
+    assert not well_formed_arxiv("2704.1187") and well_formed_arxiv("2704.11873")
+    assert well_formed_arxiv("1412.6980") and not well_formed_arxiv("1412.69801")  # Adam: four digits in 2014
+    ok, why = citable(Citing(EvidenceLevel.verified), anchored=False, arxiv="2704.1187")
+    assert not ok and "五位" in why
+    # the other side: a well-formed id read in full is citable as before
+    assert citable(Citing(EvidenceLevel.verified), anchored=False, arxiv="2704.11873") == (True, "")

@@ -443,3 +443,155 @@ def test_nothing_new_said_colloquially_says_the_document_holds_it() -> None:
     assert said_known("没有新东西") == "没有新东西"
     # the other side: new things are no verdict of known
     assert said_known("有新东西：加了 --split-prefill") is None
+
+
+BOLD_FIELD_BLOCKS = """# 4/30 上午 中文社区扫一遍
+
+**名称**：CaseLink-zh（jurilink/CaseLink-zh）
+**来源**：GitHub https://github.com/jurilink/CaseLink-zh
+**看到哪**：README 看到"快速开始"为止，后面的评测说明没看；CSDN 那篇只看到第三节
+**我的判断**：值得进 1.2。
+
+---
+
+**名称**：衡律 ContractPilot 3
+**来源**：转载 https://mp.example.invalid/s/contractpilot-3
+**看到哪**：转载的发布稿全文看完了；但这就是厂商自己的稿子
+**我的判断**：厂商自述，只登记。
+"""
+
+
+def test_blocks_opened_by_a_bold_title_field_are_items_titled_by_its_value() -> None:
+    """Held-out g3's blocks opened ``**名称**：…``: both items were keyed ``名称``, the field's label."""
+    items = split_note("inbox/lin/n.md", BOLD_FIELD_BLOCKS)
+    assert [i.title for i in items] == ["CaseLink-zh（jurilink/CaseLink-zh）", "衡律 ContractPilot 3"]
+    assert [i.evidence for i in items] == [EvidenceLevel.partial, EvidenceLevel.vendor]
+    # the other side: a bold run-in title before a colon, different in each paragraph, stays the title
+    titled = BOLD_FIELD_BLOCKS.replace("**名称**：CaseLink-zh（jurilink/CaseLink-zh）", "**CaseLink-zh**: a repo")
+    titled = titled.replace("**名称**：衡律 ContractPilot 3", "**ContractPilot 3**: a launch")
+    assert [i.title for i in split_note("inbox/lin/n.md", titled)] == ["CaseLink-zh", "ContractPilot 3"]
+
+
+BOLD_ID_TITLES = """Papers this week.
+
+**arXiv:2612.03391 — TierSpill: Cost-Aware KV Cache Placement.** I read the whole paper.
+
+**arXiv:2609.14472 — LatticeKV (v2).** v2 went up on Dec 3; I diffed it against v1.
+"""
+
+
+def test_a_bold_title_that_opens_with_an_id_and_its_colon_is_no_field() -> None:
+    """The other side of the bold field label: ``**arXiv:… — Title.**`` is a bold run-in title, whose bold goes on
+    past the colon (a first version of the bold label made first-contact f's LatticeKV the whole paragraph)."""
+    titles = [i.title for i in split_note("inbox/ben/n.md", BOLD_ID_TITLES)]
+    assert titles == ["2612.03391 — TierSpill: Cost-Aware KV Cache Placement", "2609.14472 — LatticeKV (v2)"]
+
+
+STANDUP = """# Standup — Thu 2027-04-23
+
+## Yesterday
+
+- BinderBench weekly regression on main: everything within noise, no regressions.
+- LabPilot (arXiv:2704.10455): abstract only. Belongs to the agent topic.
+
+## Today
+
+- Tessera (arXiv:2704.11873): code at https://github.com/tessera-design/tessera. README only so far.
+
+## Blockers
+
+- Boltwood v1.0 ships wheels for CUDA 12.8 only; we stay on v0.9.3.
+- The GenomeWeb piece on Kestrel Bio is paywalled: snippet only, don't quote it.
+"""
+
+
+def test_a_standups_days_hold_its_items() -> None:
+    """Held-out e3's stand-up: ``## Today`` became one increment keyed ``Today``, ``## Yesterday`` one item, and
+    the bullets under ``## Blockers`` none. Days named relative to the writing are a log's days like dated ones,
+    and their sibling headings are the log's other parts: each bullet is an entry."""
+    titles = [i.title[:12] for i in split_note("inbox/marco/n.md", STANDUP)]
+    assert titles == ["BinderBench ", "LabPilot (ar", "Tessera (arX", "Boltwood v1.", "The GenomeWe"]
+    # the other side: one such heading among headings that are no days names an item as before
+    single = STANDUP.replace("## Yesterday", "## BinderBench").replace("## Blockers", "## Boltwood")
+    assert "Today" in [i.title for i in split_note("inbox/marco/n.md", single)]
+
+
+WECHAT = """# 群聊整理 · reading club · 4/22 晚
+
+阿杰 21:04
+Tessera 出来了 https://arxiv.org/abs/2704.11873
+
+小周 21:06
+一作推上说 hit rate 30%，先别当真
+
+阿杰 21:31
+NovaBind 发博客了 https://novabind.ai/blog/atlas-ab-open-weights
+
+温老师 21:35
+NovaBind 自己的数，先记着
+
+---
+
+## 我的整理
+
+1. **Tessera**（arXiv:2704.11873）：我没读论文，Hanna 在读全文。
+2. **NovaBind Atlas-Ab**：官方博客我从头到尾读了，只有这篇博客，没有论文。
+"""
+
+
+def test_a_pasted_chats_speakers_head_messages_not_items() -> None:
+    """Held-out e3's WeChat paste (``阿杰 21:04`` over each message) became thirteen items keyed by speaker and
+    time, and the writer's own summary after it none: a chat's speaker lines head messages of one
+    conversation, as Latin names over messages already did (``kai 20:41``)."""
+    items = split_note("inbox/qiao/n.md", WECHAT)
+    assert [i.title[:7] for i in items] == ["Tessera", "NovaBin"]
+    assert items[1].evidence is EvidenceLevel.vendor
+    # the other side: two speaker lines are no chat (three messages make one); the lines stay as they were read
+    two = "\n".join(WECHAT.split("\n")[:9])
+    assert [i.title[:2] for i in split_note("inbox/qiao/n.md", two)] != ["Te", "No"]
+
+
+def test_a_citation_titles_paper_is_named_by_the_part_before_its_colon() -> None:
+    """Held-out e3's Zotero export heads each paper ``Okafor, Lindqvist, Chen et al. (2027) · Tessera: All-Atom …
+    · arXiv:2704.11873``: the paper was keyed ``All-Atom``, a word of its subtitle. A title's part written as
+    ``Name: description`` names its subject, wherever the parts put it."""
+    from e1prep.read.subjects import candidates
+
+    title = "Okafor, Lindqvist et al. (2027) · Tessera: All-Atom Flow Matching for Binder Design · arXiv:2704.11873"
+    assert candidates(title)[0].name == "Tessera"
+    # the other side: a title with no part so written is read as before
+    assert candidates("Okafor et al. (2027) · All-Atom Flow Matching for Binder Design")[0].name != "Tessera"
+
+
+SWEEP = """inbox sweep — sun/mon 26–27 apr (wm stuff only)
+
+- [x] DriveLoom tech report, arXiv 2704.03391 — rd §1–§3 (method) only, stopped at §4 evals → new, III.2 imo
+  - abs/intro claim −38% FVD vs GAIA-2 — did NOT check the tables, don't quote
+- [x] open-genie v0.7.0 release notes → skim. nothing doc-worthy
+- [ ] "Latent Action Pretraining at Scale" — title only, from a screenshot on X, no link / no authors → park
+- [x] TurboDiT-Video (4-step distill of a video DiT) — abs only → pure sampling speed, no world-model angle → fwd tom
+"""
+
+
+def test_a_checklists_tasks_are_its_items_with_or_without_a_url() -> None:
+    """Held-out f3's inbox sweep: a line of it was taken for a spreadsheet's header (``- [ ] "…" — title only,
+    from a screenshot, no link``: three cells, one naming a column), so the note was one "table row"; and with no
+    URLs, only the bullet with an arXiv id was an item. A list's entry is no sheet's header, and a checklist's
+    tasks are its items."""
+    items = split_note("inbox/dmitri/n.md", SWEEP)
+    assert [i.title[:8] for i in items] == ["DriveLoo", "open-gen", '"Latent ', "TurboDiT"]
+    assert items[0].evidence is EvidenceLevel.partial  # ``rd §1–§3 (method) only``
+    assert items[3].evidence is EvidenceLevel.summary  # ``abs only``
+    # the other side: bullets with no task box and no URL stay the points of one note, as before
+    plain = SWEEP.replace("- [x] ", "- ").replace("- [ ] ", "- ")
+    assert len(split_note("inbox/dmitri/n.md", plain)) < 4
+
+
+def test_a_verdict_that_the_document_has_it_reads_as_known() -> None:
+    """Held-out f3's reading log said ``I.1 已经有了，不算新`` in its 结论 column: DreamerV3 became an increment."""
+    from e1prep.read.notes import said_known
+
+    assert said_known("I.1 已经有了，不算新") is not None
+    assert said_known("文档里已经有了") is not None
+    # the other side: something else that already exists is no verdict on the item
+    assert said_known("代码已经有了，权重还没放") is None

@@ -115,3 +115,15 @@ def test_a_window_is_checked_verbatim_between_its_cuts(tmp_path: Path) -> None:
     assert not facts.has_quote(window.replace("1000%", "1000 %x"), (9, 9))
     assert not facts.has_quote(CUT + "吞吐提升 99% 远超基线" + CUT, (9, 9))
     assert living_document(kb) is not None
+
+
+def test_a_key_points_numbers_quote_the_line_as_written(tmp_path: Path) -> None:
+    """A point is written out (bold marks gone, a link spelled out), but its citations quote the line as its source
+    has it: held-out g3's ``**数字**：…`` and d3's bold-labelled lines were quoted without their marks, and the
+    verifier removed every such quote (``quote-not-in-source``) and marked the numbers unverified."""
+    note = READ + "- **吞吐**：同一台 8×H100 上提升 **37%**，见 [原文](https://example.org/quillon#bench)\n"
+    _, brief = _brief_size(tmp_path, note)
+    [inc] = [i for i in brief["increments"] if "Quillon" in i["key"]]  # type: ignore[attr-defined]
+    quotes = {c["source"]["quote"] for c in inc["numbers"] if c["source"]["quote"]}
+    assert quotes == {"**吞吐**：同一台 8×H100 上提升 **37%**，见 [原文](https://example.org/quillon#bench)"}
+    assert all("**" not in p for p in inc["points"])  # the point itself is written out

@@ -318,7 +318,7 @@ def anchors_of(kb: KB, doc: KnowledgeDoc, say: Phrases | None = None) -> list[An
                 seen[arxiv].sources.append(m.path)
                 continue
             anchored = doc.anchored(arxiv)
-            ok, why = citable(how.get(arxiv), anchored, say)
+            ok, why = citable(how.get(arxiv), anchored, say, arxiv)
             seen[arxiv] = Anchor(
                 key=arxiv,
                 arxiv=arxiv,

@@ -43,6 +43,16 @@ def occurrences(text: str, part: str) -> Iterator[int]:
         at = text.find(part, at + 1)
 
 
+#: an id of 2015 or later has five digits after its dot, one of April 2007 to 2014 four (arXiv's scheme)
+_FIVE_DIGITS_FROM = 1501
+
+
+def well_formed_arxiv(arxiv: str) -> bool:
+    """Whether an id has the digits its month has on arXiv: ``2704.1187`` is a five-digit id cut short."""
+    month, _, number = arxiv.partition(".")
+    return len(number) == (5 if int(month) >= _FIVE_DIGITS_FROM else 4)
+
+
 def arxiv_ids(text: str) -> list[str]:
     """Every well-formed arXiv id in ``text``, in order of first appearance."""
     if not _ARXIV_DIGITS.search(text):  # every id holds four digits, a dot and a digit: most text has none

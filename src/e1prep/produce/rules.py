@@ -429,8 +429,8 @@ class RulesProducer:
             # (the detectors register it as suspected injection)
             if not text or url_only(text) or reads_as_instruction(text):
                 continue
-            # a cell is quoted as written (``**55.4**``): its point is written out, its row is the source
-            written = block.strip() if item.cells else text
+            # quoted as written (``**55.4**``, ``**数字**：…``, a link as its Markdown): the point is written out
+            written = block.strip() if item.cells else _as_written(block)
             tokens = quantities(written)
             # the level a block's own words impose is read only for its numbers (most blocks hold none)
             level = (line_evidence(block) or item.evidence) if tokens else item.evidence
@@ -717,14 +717,16 @@ def _strip_bullet(line: str) -> str:
     return _BULLET_LEAD.sub("", line).strip()
 
 
+def _as_written(block: str) -> str:
+    """A block's lines as its source has them, less its bullet and line breaks: what a citation quotes."""
+    head, *rest = block.split("\n")
+    return " ".join(x for x in (_strip_bullet(head), *(ln.strip() for ln in rest)) if x).strip()
+
+
 def _point_text(block: str, say: Phrases | None = None) -> str:
     """A block as one key point: bullet and bold marks gone, a Markdown link written out (``say``: the
     brief's phrases, default Chinese)."""
-    if "\n" in block:
-        head, *rest = block.split("\n")
-        text = " ".join(x for x in (_strip_bullet(head), *(ln.strip() for ln in rest)) if x)
-    else:  # most blocks are one line
-        text = _strip_bullet(block)
+    text = _as_written(block)
     if "](" in text:  # every link holds it
         link = (say or phrases()).table["punct.link"]
         text = MD_LINK.sub(lambda m: link.format(text=m.group(1), url=m.group(2)), text)

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 
-#: a speaker and a time over a message (``kai 20:41``, ``flyp  16:02``), or opening it (``[14:31] ollie: …``)
-_OVER = re.compile(r"^\s*(?P<name>[A-Za-z][\w.-]{0,23})\s+\d{1,2}:\d{2}\s*$")
+#: a speaker and a time over a message (``kai 20:41``, ``flyp  16:02``, WeChat's ``阿杰 21:04``), or opening it
+#: (``[14:31] ollie: …``)
+_OVER = re.compile(r"^\s*(?P<name>[A-Za-z\u4e00-\u9fff][\w.\-\u4e00-\u9fff]{0,23})\s+\d{1,2}:\d{2}\s*$")
 _OPENING = re.compile(r"^\s*\[\d{1,2}:\d{2}\]\s*(?P<name>[A-Za-z][\w.-]{0,23})\s*[:：]")
 #: a chat is this many messages at least, from two speakers or more
 _MESSAGES = 3
@@ -43,3 +44,12 @@ def own_words(text: str, writer: str | None) -> str:
     if starts < _MESSAGES or len(names) < 2 or writer not in names:
         return text
     return "\n".join(line if who in (None, writer) else "" for line, who in zip(lines, speakers, strict=True))
+
+
+def speaker_lines(lines: list[str]) -> frozenset[int]:
+    """The lines that stand over a chat's messages (``阿杰 21:04``), when the lines hold a chat: three messages
+    or more, from two speakers or more. They head messages of one conversation, never items of a list."""
+    over = {i: m["name"].lower() for i, line in enumerate(lines) if (m := _OVER.match(line))}
+    if len(over) < _MESSAGES or len(set(over.values())) < 2:
+        return frozenset()
+    return frozenset(over)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..brief.models import EvidenceLevel, MaterialKind, MaterialStatus
 from ..brief.phrases import Phrases, phrases
-from ..kb.knowledge import arxiv_ids
+from ..kb.knowledge import arxiv_ids, well_formed_arxiv
 from ..kb.loading import Material
 from .markers import RANK
 from .notes import note_items
@@ -61,9 +61,11 @@ def citing(materials: Iterable[Material]) -> dict[str, Citing]:
     return out
 
 
-def citable(how: Citing | None, anchored: bool, say: Phrases | None = None) -> tuple[bool, str]:
+def citable(how: Citing | None, anchored: bool, say: Phrases | None = None, arxiv: str = "") -> tuple[bool, str]:
     """(may the id be cited?, why not, in the brief's language ``say``, default Chinese): anchored already,
-    or cited by an item at a citing level."""
+    or cited by an item at a citing level; never an id ``arxiv`` cut short (``2704.1187``), however it is read."""
+    if arxiv and not well_formed_arxiv(arxiv):
+        return False, (say or phrases())("citing.cut_short")
     if anchored:
         return True, ""
     if how is not None and how.level in CITING_LEVELS:

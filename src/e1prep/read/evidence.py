@@ -87,9 +87,42 @@ def legend_line(line: str) -> re.Match[str] | None:
     return LEGEND_LINE.match(line)
 
 
-def remark_line(line: str) -> re.Match[str] | None:
-    """``REMARK_LINE.match``."""
-    return REMARK_LINE.match(line)
+#: a field's label, words only, and what follows it (``阅读范围：全文读完``, ``**Read:** 全文``, ``Read:: full``); a
+#: label with signs in it is a sentence's lead, not a field's (``据 Jay（他读过全文）：…`` relays a read)
+_FIELD_LABEL = re.compile(
+    r"^\s*(?:[-*+>]\s*)?(?:\*\*)?(?P<label>[^\W_][\w ]{0,15}?)(?:\*\*)?\s*[:：]{1,2}(?:\*\*)?(?P<value>.*)$"
+)
+_READING_WORDS = tuple(w.lower() for w in lexicon().reading_label_words)
+#: the end of a sentence or a field: the line after it opens one of its own
+_LINE_ENDS = tuple(".!?。！？:：;；)）")
+
+
+def remark_line(line: str, previous: str | None = None) -> re.Match[str] | None:
+    """The match of a remark line's label: a label of ``REMARK_LINE``, or a short label that names the reading
+    (:func:`_names_the_reading`) over a value that says how far, on a line that opens a sentence of its own
+    (``previous``, the line above it, does not run on into it)."""
+    if m := REMARK_LINE.match(line):
+        return m
+    m = _FIELD_LABEL.match(line)
+    if m is None or not _names_the_reading(m["label"]) or _runs_on(previous, line):
+        return None
+    return m if read_remark(m["value"]).words else None
+
+
+def _names_the_reading(label: str) -> bool:
+    """Whether a field's label names the reading by one of its words (``writing.toml``: ``[remark_labels]
+    reading``): at most three Latin words, one of them such a word, or a few CJK characters holding one."""
+    words = label.lower().split()
+    if not words or len(words) > 3 or sum("\u3400" <= c <= "\u9fff" for c in label) > 6:
+        return False
+    return any(w in words if w.isascii() else w in label for w in _READING_WORDS)
+
+
+def _runs_on(previous: str | None, line: str) -> bool:
+    """Whether ``line`` carries on the sentence of the line above it (``…nothing else to`` over ``read: no paper``):
+    it opens in lower case under a line of text that ends no sentence."""
+    above = (previous or "").rstrip()
+    return bool(above) and line.lstrip()[:1].islower() and not above.endswith(_LINE_ENDS)
 
 
 #: characters that separate legend entries or stand in ordinary text; never part of a symbol
@@ -679,7 +712,7 @@ def read_item(
         remark_lines: list[tuple[str, re.Match[str] | None]] = [(f"{_CELL_LABEL}{check_cell.strip()}", None)]
         lines = [ln.replace(check_cell, " ", 1) for ln in lines]
     else:  # each line is matched once: its match tells both the remark lines and the rest
-        marked = [(ln, remark_line(ln)) for ln in lines]
+        marked = [(ln, remark_line(ln, lines[k - 1] if k else None)) for k, ln in enumerate(lines)]
         remark_lines = [(ln, m) for ln, m in marked if m]
     if remark_lines:
         statements = _remark_statements(remark_lines, ctx, said)
@@ -700,7 +733,8 @@ def read_item(
     # lines that are not remarks can only lower the item: a limitation or hedge there caps it
     # (read together: a number is a status code or a label's counter by its sibling lines, ``指标 401：``)
     if RANK[level] > RANK[EvidenceLevel.partial] and body:
-        rest = strip_urls(without_part_names("\n".join(body)))
+        # a title field is the source's title, not the writer's statement (``标题：…命中率为什么上不去？``)
+        rest = strip_urls(without_part_names("\n".join(ln for ln in body if title_field(ln) is None)))
         # a limitation of a claim in its own sentence limits that claim's numbers, not the item
         caps = [h for h in find(rest) if h.marker.kind in LOWERING_KINDS and not claim_only(rest, h.start, h.end)]
         if caps:

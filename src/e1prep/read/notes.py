@@ -20,7 +20,7 @@ from ..text.naming import github_repo, plain_title
 from ..text.regexgate import guarded
 from . import evidence as _ev
 from . import markers
-from .chat import own_words, writer_of
+from .chat import own_words, speaker_lines, writer_of
 from .labels import (
     CLOCK,
     FIELD_WORD,
@@ -796,6 +796,11 @@ def _link_paragraph_spans(lines: list[str]) -> list[_Span]:
         elif (r := _BOLD_RUN_IN.match(line.strip())) and not r.group(1).rstrip().endswith((":", "：")):
             # (a bold field label, ``**Summary:** …``, ends at its colon: a field, not a title)
             run_in.append((i, r.group(1).rstrip(" .。:：")))
+    # a bold lead that opens several paragraphs word for word is a label, told by its siblings: a field's
+    # (``**名称**：CaseLink-zh`` … ``**名称**：衡律 ContractPilot 3``) or a speaker's (``**Wei Zhang** · 4:58 PM``);
+    # titles differ
+    repeated = Counter(title for _, title in run_in)
+    run_in = [(i, title) for i, title in run_in if repeated[title] < 2]
     if len(run_in) >= 2:  # siblings: the paragraphs' run-in titles are a layout, not emphasis
         starts = sorted(starts + run_in)
     spans = []
@@ -829,7 +834,10 @@ def _label_line_spans(lines: list[str]) -> list[_Span]:
     # a clock that opens a line with indented lines of its own under it opens an entry, however close the
     # entries stand (``09:40  arXiv …`` then its notes, indented): the stamps are the log's items
     continued = any(_CLOCK_LINE.match(line) and _INDENTED.match(lines[i + 1]) for i, line in enumerate(lines[:-1]))
+    speakers = speaker_lines(lines)  # a chat's ``阿杰 21:04`` heads a message of one conversation, no item
     for i, line in enumerate(lines):
+        if i in speakers:
+            continue
         # a label opens the line itself, unindented; or a bracketed code opens a paragraph (``[00:09] 第一件…``):
         # a bracket on each line of a run of lines is a log's stamp (a chat's ``[14:58] oskar: …``), one
         # conversation, not items
@@ -872,8 +880,9 @@ _BOLD_LEAD = re.compile(r"\*\*([^*\n]{1,200})\*\*")
 _LANE = re.compile(r"^\s*[【\[][^\]】\n]{1,20}[】\]]\s*$")
 
 
-#: a paragraph's first line opened by a field label (``Q: …``, ``Paper: …``, ``问：…``), not a URL's scheme
-_OPENER_FIELD = re.compile(rf"^{FIELD_WORD}\s*[:：](?!//)\s*(?P<rest>\S.*)$")
+#: a paragraph's first line opened by a field label (``Q: …``, ``Paper: …``, ``问：…``), maybe set in bold
+#: (``**名称**：…``, ``**Title:** …``), not a URL's scheme
+_OPENER_FIELD = re.compile(rf"^(?:\*\*)?{FIELD_WORD}(?:\*\*)?\s*[:：](?!//)(?:\*\*)?\s*(?P<rest>\S.*)$")
 
 
 def _opener_field_spans(lines: list[str]) -> list[_Span]:
@@ -885,20 +894,21 @@ def _opener_field_spans(lines: list[str]) -> list[_Span]:
     rests: dict[int, str] = {}  # each opening line's text after its label
     inside: set[str] = set()
     for i, line in enumerate(lines):
-        if (m := _OPENER_FIELD.match(line)) is None:
-            continue
+        if (m := _OPENER_FIELD.match(line)) is None or line[: m.start("rest")].count("**") == 1:
+            continue  # (a bold run that goes on past the colon is a title, ``**arXiv:2612.03391 — …**``)
         if _opens_paragraph(lines, i):
             opens.setdefault(m["word"].lower(), []).append(i)
             rests[i] = m["rest"]
         else:
             inside.add(m["word"].lower())
-    openers = [starts for word, starts in opens.items() if len(starts) >= 2 and word not in inside]
+    openers = [(word, starts) for word, starts in opens.items() if len(starts) >= 2 and word not in inside]
     if len(openers) != 1:  # none, or two labels that both open paragraphs: no one opener
         return []
-    starts = openers[0]
+    word, starts = openers[0]
     # the openers name what their paragraphs are about (``Q: Refusal Drift showed up again …``); an
-    # interview about one paper asks questions that name nothing (``Q: 读到哪儿了？``, ``Q: 代码呢？``)
-    if sum(1 for i in starts if _names_something(rests[i])) < 2:
+    # interview about one paper asks questions that name nothing (``Q: 读到哪儿了？``, ``Q: 代码呢？``). A title
+    # field names it by what it is (``名称：CaseLink-zh``)
+    if word not in lexicon().title_labels and sum(1 for i in starts if _names_something(rests[i])) < 2:
         return []
     spans = []
     for n, i in enumerate(starts):
@@ -1058,6 +1068,7 @@ def _spans_of(lines: list[str]) -> list[_Span]:
         lambda: _opener_field_spans(lines),
         lambda: tables,
         lambda: _list_spans(lines, _TOP_BULLET, "bullet", with_url=urls, fields=fields()),
+        lambda: _task_spans(lines, headed),
         lambda: _sign_line_spans(lines),
         lambda: _link_paragraph_spans(lines),
         lambda: _titled_url_spans(lines, urls),
@@ -1065,6 +1076,18 @@ def _spans_of(lines: list[str]) -> list[_Span]:
     ]
     # a structure's items never overlap, so no more of them hold a URL than there are URL lines
     return _best_structure(candidates, lambda spans: urls.count(spans) * 10 + min(len(spans), 9), urls.total() * 10 + 9)
+
+
+#: a list's entry that is a task, done or not (``- [x] DriveLoom …``, ``- [ ] ping lan``)
+_TASK = re.compile(r"^[-*+•]\s+\[[ xX~/-]\]\s+\S")
+
+
+def _task_spans(lines: list[str], headed: list[_Span]) -> list[_Span]:
+    """A checklist's entries, whether or not they hold a URL: two or more tasks at the margin of a note with no
+    headings of its own (an inbox sweep of ``- [x] …`` one-liners) are its items, each a thing looked at."""
+    if len(headed) > 1 or sum(1 for line in lines if _TASK.match(line)) < 2:
+        return []
+    return _list_spans(lines, _TOP_BULLET, "bullet")
 
 
 def _best_structure(
@@ -1106,11 +1129,14 @@ def _refine(lines: list[str], spans: list[_Span], urls: _UrlLines, tables: list[
     starts = [t.start for t in tables]
     groups: set[int] = set()  # the levels of headings split into their items: group headings
     dropped: list[tuple[int, _Span]] = []  # (where in ``out``, heading) of headings that point at nothing
-    days = sum(1 for span in spans if _DAY_HEADING.match(span.title)) >= 2
+    day_levels = Counter(_heading_level(lines[span.start]) for span in spans if _DAY_HEADING.match(span.title))
+    # a log's days: two or more sibling headings that are days; their siblings are the log's other parts
+    # (a stand-up's ``## Blockers`` beside ``## Yesterday`` and ``## Today``), each holding entries too
+    log_level = next((level for level, n in day_levels.items() if n >= 2), None)
     for span in spans:
         first = span.start + 1  # the heading's own line is not inside it
         inner = lines[first : span.end]
-        if days and _DAY_HEADING.match(span.title):
+        if log_level is not None and _heading_level(lines[span.start]) == log_level:
             out.extend(_day_items(span, inner, first))
             continue
         rows = tables[bisect.bisect_left(starts, first) : bisect.bisect_left(starts, span.end)]
@@ -1140,10 +1166,12 @@ def _refine(lines: list[str], spans: list[_Span], urls: _UrlLines, tables: list[
 
 
 #: a heading that is a day of a log (``## 2月11日（周三）``, ``## 4 月 1 日（周三）``, ``## 1/25 周一``,
-#: ``### 2027-01-14``, ``## Tue 10 Feb``)
+#: ``### 2027-01-14``, ``## Tue 10 Feb``, ``## Mon 03-08``), or one named relative to the writing
+#: (``## Yesterday``, ``## 今天``; ``writing.toml [days]``)
 _DAY_HEADING = re.compile(
     r"^(?:(?:\d{4}\s*[-/.年]\s*)?\d{1,2}\s*[-/.月]\s*\d{1,2}\s*日?|(?:周|星期)[一二三四五六日天]|"
-    r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?\s+\d{1,2}\b)(?=[\s（(,，·]|$)"
+    r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?\s+(?:\d{1,2}[-/.])?\d{1,2}\b|"
+    rf"(?i:{'|'.join(re.escape(d) for d in lexicon().relative_days)}))(?=[\s（(,，·:：]|$)"
 )
 
 
@@ -1152,6 +1180,9 @@ def _day_items(span: _Span, inner: list[str], first: int) -> list[_Span]:
     structure when it gives two or more; else the day's text is one item, titled by what it is about (its
     one item's title), not by its date."""
     found = _spans_of(inner) or _prose_spans(inner, _UrlLines(inner))
+    if len(found) < 2:  # a day's list holds its entries, whether or not each has a URL (a stand-up's bullets)
+        listed = _list_spans(inner, _NUMBERED, "numbered") or _list_spans(inner, _TOP_BULLET, "bullet")
+        found = listed if len(listed) >= 2 else found
     if len(found) >= 2:
         return [s.moved(first) for s in found]
     return [replace(span, title=found[0].title)] if found else [span]
@@ -1262,6 +1293,10 @@ def _plain_markup(lines: list[str]) -> list[str]:
 _SHEET_HEADER_MAX = 160
 
 
+#: a line that opens as a table's row or a list's entry: no spreadsheet's header
+_SHEET_NOT_HEADER = re.compile(r"\s*(?:\||[-*+•]\s|\d{1,3}[.)]\s)")
+
+
 def _sheet_rows(lines: list[str]) -> dict[int, list[str]]:
     """The cells of a pasted spreadsheet's lines, by line: a run of two or more lines that split (CSV quoting
     kept; tabs first) into the same number of cells, three or more, the first a header that names columns
@@ -1273,7 +1308,8 @@ def _sheet_rows(lines: list[str]) -> dict[int, list[str]]:
         sep = "\t" if "\t" in line else "," if "," in line else None
         # a header is a short line of three or more cells: most lines with a comma are prose, read no further
         short = sep is not None and len(line) <= _SHEET_HEADER_MAX and line.count(sep) >= 2
-        header = _sheet_cells(line, sep) if short and not line.lstrip().startswith("|") else None
+        # (a list's entry is no header: ``- [ ] "Title" — title only, from a screenshot, no link``)
+        header = _sheet_cells(line, sep) if short and not _SHEET_NOT_HEADER.match(line) else None
         if header is None or len(header) < 3 or not _names_columns(header):
             i += 1
             continue

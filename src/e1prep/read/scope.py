@@ -180,16 +180,20 @@ def _own_field_line(text: str, start: int, end: int, remark: re.Pattern[str]) ->
     return line
 
 
-#: a bullet of an item's body: indented under the item, opened by a list mark (and maybe a task box)
-_SUB_BULLET = re.compile(r"^[ \t]{2,}(?:[-*+•]|\d{1,3}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?\S")
+#: a bullet, opened by a list mark (and maybe a task box); indented, it is one under the item's own line
+_BULLET = re.compile(r"^[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?\S")
 
 
 def _own_sub_bullet(text: str, start: int) -> str | None:
-    """The line of a statement at ``start`` when the line is an indented bullet of the item's body."""
+    """The line of a statement at ``start`` when the line is a bullet of the item's body: indented, or any
+    bullet but the text's first line (under a heading, the item's bullets stand at the margin; a list's item
+    is its first line)."""
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", start)
     line = text[line_start : line_end if line_end >= 0 else len(text)]
-    return line if _SUB_BULLET.match(line) else None
+    if not _BULLET.match(line):
+        return None
+    return line if line_start > 0 or line[:1] in " \t" else None
 
 
 def same_sentence(text: str, a: int, b: int) -> bool:

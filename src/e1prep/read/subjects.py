@@ -157,6 +157,8 @@ class _Board:
             self.add(repo, 2.5, "repo")
 
 
+#: the parts of a title parted by middle dots (``Okafor et al. (2027) · Tessera: … · arXiv:2704.11873``)
+_DOTTED = re.compile(r"\s+[·•]\s+")
 #: a title that names its subject in one word before a colon and describes it after (a paper's, a post's)
 _NAMED_TITLE = re.compile(r"\s*([A-Za-z\u4e00-\u9fff][\w.+\-\u4e00-\u9fff]{1,40})\s*[:：]\s+\S")
 
@@ -167,8 +169,10 @@ def candidates(title: str, text: str = "", urls: tuple[str, ...] | list[str] = (
     head, asides = strip_outlet(plain)
     board = _Board(_url_words(urls))
     board.title([s for s in _SEGMENT.split(head) if s.strip()] or [head])
-    if named := _NAMED_TITLE.match(plain):
-        board.add(named.group(1), 6.0, "title-name")  # ``Tessera: Layout-Polymorphic Tile Programs``: Tessera
+    # ``Tessera: Layout-Polymorphic Tile Programs``: Tessera, in the title's first segment that is so written
+    # (a citation puts its authors first: ``Okafor, Lindqvist et al. (2027) · Tessera: All-Atom …``)
+    if named := next(filter(None, (_NAMED_TITLE.match(part) for part in _DOTTED.split(plain))), None):
+        board.add(named.group(1), 6.0, "title-name")
     board.spans(title, text.split("\n", 1)[0])
     for aside in asides:
         for m in _NAME.finditer(aside):

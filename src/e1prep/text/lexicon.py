@@ -32,6 +32,8 @@ class Lexicon:
     #: labels of a check remark line, and the general ones among them (lower-cased)
     remark_labels: tuple[str, ...]
     weak_remark_labels: frozenset[str]
+    reading_label_words: tuple[str, ...]
+    relative_days: tuple[str, ...]
     #: labels of a legend line
     legend_labels: tuple[str, ...]
     #: signs that look like check marks
@@ -100,6 +102,8 @@ def lexicon() -> Lexicon:
         card_fields={k: tuple(n.lower() for n in v) for k, v in data["card_fields"].items()},
         remark_labels=(*data["remark_labels"]["strong"], *data["remark_labels"]["weak"]),
         weak_remark_labels=frozenset(w.lower() for w in data["remark_labels"]["weak"]),
+        reading_label_words=tuple(data["remark_labels"]["reading"]),
+        relative_days=tuple(data["days"]["relative"]),
         legend_labels=tuple(data["legend_labels"]["words"]),
         check_symbols=data["check_symbols"]["chars"],
         bookkeeping=frozenset(data["bookkeeping"]["words"]),

@@ -280,7 +280,7 @@ class Verifier(Claims):
         """Why the materials do not let ``arxiv`` be cited ("" when they do): ``read.citing``, read once."""
         if self._citing is None:
             self._citing = citing(self.kb.materials)
-        ok, why = citable(self._citing.get(arxiv), self.doc.anchored(arxiv), self.say)
+        ok, why = citable(self._citing.get(arxiv), self.doc.anchored(arxiv), self.say, arxiv)
         return "" if ok else why
 
     def _anchor(self, path: str, anchor: Anchor) -> list[Violation]:
