@@ -205,6 +205,19 @@ EXTENDED = {
         "## 0 · 怎么读\n## 【A】评测框架\n### A.1 harness\n### A.2 inspect\n## 【Q】开放问题\n",
         ["§0", "§A", "§A.1", "§A.2", "§Q"],
     ),
+    # held-out h3, i3, j3 (first contact routed to the chapters: §M3, §1; j3 had §0 alone)
+    "a lettered number, then a hyphen and a number": (
+        "## M0 读法\n## M1 模型\n### M1-1 开源模型\n### M1-2 闭源 API\n## M3 评测\n### M3-1 自动指标\n",
+        ["§M0", "§M1", "§M1-1", "§M1-2", "§M3", "§M3-1"],
+    ),
+    "a number, then a letter in brackets": (
+        "## 0. How to read\n## 1. Pipeline OCR\n### 1(a) Engines\n### 1(c) Tables\n## 2. End-to-end\n### 2(d) Budget\n",
+        ["§0", "§1", "§1(a)", "§1(c)", "§2", "§2(d)"],
+    ),
+    "a Roman numeral, then a hyphen and a letter": (
+        "## 0 读法\n## I 形式化证明\n### I-a 证明器\n### I-c 自动形式化\n## III 工具\n### III-b 复现\n## IV 开放问题\n",
+        ["§0", "§I", "§I-a", "§I-c", "§III", "§III-b", "§IV"],
+    ),
 }
 
 
@@ -238,6 +251,10 @@ def test_a_counter_that_no_sibling_numbers_so_is_a_title() -> None:
         ("§1.2.", "§1.2"),
         ("§3 best", "§3"),
         ("§S3.3（沙箱）", "§S3.3"),
+        ("§M3-1 自动指标", "§M3-1"),
+        ("§1(c)。", "§1(c)"),
+        ("§II-a 推理模型", "§II-a"),
+        ("§IV", "§IV"),
     ],
 )
 def test_a_section_id_is_read_as_the_document_numbers_it(written: str, sid: str) -> None:

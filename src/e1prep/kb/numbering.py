@@ -1,7 +1,8 @@
 """How a living document numbers its sections, and how a § id is written in a note or a brief.
 
-Writers number in many ways: ``§1.2``, ``1.2``, ``Section 1``, ``第 3 节``, letters (``S2.2``, ``B.1``, ``C4``),
-and counters that extend their parent's (``R5`` → ``R5.c``, ``1`` → ``1a``, ``[W]`` → ``W-1``, ``甲`` → ``甲-1``).
+Writers number in many ways: ``§1.2``, ``1.2``, ``Section 1``, ``第 3 节``, letters (``S2.2``, ``B.1``, ``C4``,
+``M3-1``), and counters that extend their parent's (``R5`` → ``R5.c``, ``1`` → ``1a``, ``1`` → ``1(c)``, ``[W]`` →
+``W-1``, ``甲`` → ``甲-1``, ``II`` → ``II-a``).
 A bare letter or a letter and digits (``H100``, ``Q4``) numbers nothing by its shape alone: the sibling
 headings decide, and a counter is a number only when the document's own headings use it as one.
 """
@@ -20,8 +21,8 @@ _STEMS = "甲乙丙丁戊己庚辛壬癸"
 #: (``§1.2``, ``§S2.2``, ``§B.1``, ``§C4``, ``§A``, ``§R5.c``, ``§3b``, ``§W-3``, ``§丙-4``, ``§甲``); the id
 #: without its ``§`` is group 1
 SECTION_ID = (
-    rf"§\s*((?:[A-Z]{{1,2}}[.\-]?|[{_STEMS}]-?)?\d+(?:\.\d+)*(?:\.?[a-z](?![A-Za-z0-9]))?"
-    rf"|[A-Z](?![A-Za-z0-9])|[{_STEMS}](?![\-\d]))"
+    rf"§\s*((?:[A-Z]{{1,2}}[.\-]?|[{_STEMS}]-?)?\d+(?:\.\d+)*(?:-\d+(?![\d.]))?(?:\.?[a-z](?![A-Za-z0-9])|\([a-z]\))?"
+    rf"|[IVX]{{1,4}}(?:-[a-z])?(?![A-Za-z0-9])|[A-Z](?![A-Za-z0-9])|[{_STEMS}](?![\-\d]))"
 )
 #: a heading's section number, whole (``§2.3｜Late interaction`` is §2.3, never §2), and what ends it:
 #: ``§1.2``, ``1.2``, ``Section 1``, ``第 3 节``, maybe in brackets (``[§5.2]``, ``【§2】``); the number is group ``n``
@@ -30,18 +31,21 @@ _SECTION_NUM = re.compile(
     r"(?(open)\s*[\]】])(?:[.、)｜|·:：—–-]|\s|节|$)",
     re.I,
 )
-#: a heading numbered with letters (``S2.2 间接注入``, ``Q1.2 硬件矩阵``, ``B.1 语义 ID``, ``C4 系统``, ``A. 读法``): a
-#: section number only when the document's sibling headings are lettered so (:func:`_lettering`), never by
-#: the shape alone
-_LETTERED_NUM = re.compile(r"^(?P<letters>[A-Z]{1,2})(?P<n>\.?\d+(?:\.\d+)*)?(?!\.?\d)\.?(?:[、)｜|·:：—–-]|\s|$)")
+#: a heading numbered with letters (``S2.2 间接注入``, ``Q1.2 硬件矩阵``, ``B.1 语义 ID``, ``C4 系统``, ``M3-1 指标``,
+#: ``A. 读法``): a section number only when the document's sibling headings are lettered so (:func:`_lettering`),
+#: never by the shape alone
+_LETTERED_NUM = re.compile(
+    r"^(?P<letters>[A-Z]{1,2})(?P<n>\.?\d+(?:\.\d+)*(?:-\d+)?)?(?![.\-]?\d)\.?(?:[、)｜|·:：—–-]|\s|$)"
+)
 #: a heading's leading counter, whatever its shape (``R5.c``, ``1a``, ``[W]``, ``【A】``, ``W-1``, ``甲-1``): a section
 #: number only where it extends its parent heading's or is extended by its children's (:func:`extended`)
 _COUNTER = re.compile(
-    rf"^(?:(?P<open>[\[【])\s*)?(?P<n>(?:[A-Z]{{1,2}}|[{_STEMS}])(?:[.\-]?\d+(?:\.\d+)*)?(?:\.?[a-z])?"
-    r"|\d+(?:\.\d+)*(?:\.?[a-z])?)(?(open)\s*[\]】]|(?:[.、)｜|·:：—–-]|\s|$))"
+    rf"^(?:(?P<open>[\[【])\s*)?(?P<n>(?:[A-Z]{{1,2}}|[IVX]{{1,4}}|[{_STEMS}])(?:[.\-]?\d+(?:[.\-]\d+)*)?(?:[.\-]?[a-z])?"
+    r"|\d+(?:\.\d+)*(?:\.?[a-z]|\([a-z]\))?)(?(open)\s*[\]】]|(?:[.、)｜|·:：—–-]|\s|$))"
 )
-#: what a child's counter adds to its parent's: one more counter, maybe after a dot or a hyphen
-_ONE_MORE = re.compile(r"[.\-]?(?:\d+|[a-z])")
+#: what a child's counter adds to its parent's: one more counter, maybe after a dot or a hyphen, or in brackets
+#: (``M3`` → ``M3-1``, ``I`` → ``I-a``, ``1`` → ``1(c)``)
+_ONE_MORE = re.compile(r"[.\-]?(?:\d+|[a-z])|\([a-z]\)")
 #: a document numbers by extension when at least this many headings extend their parent's counter
 _EXTENSIONS = 2
 
@@ -136,8 +140,10 @@ def extended(headings: Sequence[Heading], numbered: dict[int, str]) -> dict[int,
 
 
 def _shape(counter: str) -> str:
-    """A counter's shape: each digit run ``9``, a capital ``A``, a small letter ``a``, a stem ``甲``."""
-    shape = re.sub(r"\d+", "9", counter)
+    """A counter's shape: each digit run ``9``, a Roman numeral ``Ⅰ`` (``IV`` is the shape of ``II``), a capital
+    ``A``, a small letter ``a``, a stem ``甲``."""
+    shape = re.sub(r"^[IVX]+(?![A-Z])", "Ⅰ", counter)
+    shape = re.sub(r"\d+", "9", shape)
     shape = re.sub(r"[A-Z]", "A", shape)
     shape = re.sub(r"[a-z]", "a", shape)
     return re.sub(f"[{_STEMS}]", "甲", shape)
