@@ -595,3 +595,91 @@ def test_a_verdict_that_the_document_has_it_reads_as_known() -> None:
     assert said_known("文档里已经有了") is not None
     # the other side: something else that already exists is no verdict on the item
     assert said_known("代码已经有了，权重还没放") is None
+
+
+MEMO = """# 语音备忘 0511 晚
+
+[00:04] 好，记一下今天看的几个东西。第一个是 Quill Labs 那个 Quill-Math 2。
+
+[00:21] 他们那篇官方博客我是从头到尾读完了。没有技术报告，博客里写的是 technical report coming soon。
+
+[00:40] 他们报的几个数：IMO 2026 六道题拿了 35/42。这些全是他们博客自己写的，就当厂商自述。
+
+[01:58] 第二个，知乎上有个帖子说 Hanlin-Math，CMO 2027 拿了 117 分。要登录，我只看到搜索结果里那一行片段。
+
+[02:30] 哦对，lean-gym-server 又涨星了，我顺手看了眼 GitHub。
+"""
+
+
+def test_a_spoken_logs_topics_run_over_its_stamps() -> None:
+    """Held-out j3's voice memo: each stamped paragraph was an item, so a spoken sentence
+    (``他们那篇官方博客我是从头到尾读完了``) became a key and Quill-Math 2, read in its vendor's post, no item. Where
+    two or more stamped paragraphs open a topic (``第一个是…``, ``第二个，…``, ``哦对，…``; ``writing.toml [spoken]``),
+    each topic runs over the paragraphs that open none."""
+    items = split_note("inbox/rui/n.md", MEMO)
+    assert [i.title[:7] for i in items] == ["第一个是 Qu", "第二个，知乎上", "哦对，lean"]
+    assert items[0].evidence is EvidenceLevel.vendor and "35/42" in items[0].text
+    # the other side: a log of stamps that opens no topics keeps each stamped paragraph its own, as before
+    plain = MEMO.replace("第一个是", "是").replace("第二个，", "").replace("哦对，", "")
+    assert len(split_note("inbox/rui/n.md", plain)) == 5
+
+
+LOGSEQ = (
+    "title:: 2027-05-04 journal\n"
+    "\n"
+    "- 09:05 晨间扫 HF daily papers\n"
+    "  collapsed:: false\n"
+    "\t- [[SeaCrawl-2]] — SEA 语言平行语料 #paper\n"
+    "\t  source:: https://arxiv.org/abs/2704.20931\n"
+    "\t  status:: reading\n"
+    "\t  read-to:: §3 开头（filtering 那节只看了第一段）\n"
+    "\t\t- §2 = crawl pipeline\n"
+    "\t- TODO [[CSBench]]\n"
+    "\t  status:: todo\n"
+    "\t\t- 只看到一个标题，没链接\n"
+    "- 09:20 [[Kestrel-MT]] (Halden AI) — 看 HF model card\n"
+    "  source:: https://huggingface.co/halden-ai/Kestrel-MT-9B\n"
+)
+
+
+def test_an_outliners_blocks_with_properties_are_items() -> None:
+    """Held-out h3's Logseq journal: a time block (``- 09:05 晨间扫 …``) held two blocks with properties of their own
+    and was one item; its ``status:: reading`` (a weak label over no words of a reading) was a remark not understood,
+    and ``read-to::`` no remark, under a field it was read as a wrapped line."""
+    items = split_note("inbox/kai/n.md", LOGSEQ)
+    assert [i.title[:10] for i in items] == ["SeaCrawl-2", "CSBench", "09:20 Kest"]
+    assert items[0].evidence is EvidenceLevel.partial and items[0].reading.remarks[0].startswith("read-to::")
+    # the other side: one block with properties under the time block is not a group of items
+    one = LOGSEQ.replace("\t- TODO [[CSBench]]\n\t  status:: todo\n", "\t- TODO [[CSBench]]\n")
+    assert split_note("inbox/kai/n.md", one)[0].title.startswith("晨间扫")
+
+
+FEISHU = """**RoundTrip-AF: Round-Trip Autoformalization**
+
+| 字段 | 内容 |
+|---|---|
+| 链接 | https://arxiv.org/abs/2704.21957 |
+| 阅读程度 | 摘要、引言、§3 方法读完了；§4 实验**没读** |
+| 关键数字 | 表 2 第一行好像是 83.1%，实验设置我没看，先别引 |
+"""
+
+
+def test_a_field_tables_reading_row_is_the_items_remark() -> None:
+    """Held-out j3's Feishu doc: the ``| 阅读程度 | … |`` row was no remark, so a hedge of one number (``好像是
+    83.1%``) made the partly read paper unverified."""
+    [item] = split_note("inbox/mei/n.md", FEISHU)
+    assert item.evidence is EvidenceLevel.partial
+    assert item.reading.remarks[0].startswith("| 阅读程度 |")
+
+
+def test_a_check_put_off_is_a_lead_and_a_status_over_no_reading_is_no_remark() -> None:
+    """First-contact i's ``| 看到哪一步 | … |`` row became a remark, so ``我今天核不了，留给明天`` only capped the
+    partly seen model card and it leaked as an increment: a check put off is the writer's lead verdict. A weak
+    label over no words of a reading (Logseq's ``status:: reading``) is no remark at all, as writing.toml says."""
+    from e1prep.read.evidence import remark_line
+    from e1prep.read.notes import said_lead
+
+    assert said_lead("可能很重要，但我今天核不了，留给明天") is not None
+    assert remark_line("status:: reading") is None and remark_line("状态：已合并") is None
+    # the other side: a weak label over words of a reading stays a remark
+    assert remark_line("状态：全文读完") is not None

@@ -127,3 +127,17 @@ def test_a_key_points_numbers_quote_the_line_as_written(tmp_path: Path) -> None:
     quotes = {c["source"]["quote"] for c in inc["numbers"] if c["source"]["quote"]}
     assert quotes == {"**吞吐**：同一台 8×H100 上提升 **37%**，见 [原文](https://example.org/quillon#bench)"}
     assert all("**" not in p for p in inc["points"])  # the point itself is written out
+
+
+def test_a_size_shaped_number_the_writer_did_not_check_is_boundary(tmp_path: Path) -> None:
+    """Held-out h3: ``这两个数我都没在正文里核对过（§4 没读）；1.4B 也没写是源端还是双端 token`` was a key point, so the
+    not-quotable 1.4B stood among the findings: ``1.4B`` reads as a model's size, a name, so the line's own
+    limitation was never read."""
+    unchecked = "- 1.4B 也没写是源端还是双端 token，这个数我没在正文里核对过（§4 没读）\n"
+    note = READ + unchecked + "- 1.4B 参数的小模型，README 写的\n"
+    _, brief = _brief_size(tmp_path, note)
+    [inc] = [i for i in brief["increments"] if "Quillon" in i["key"]]  # type: ignore[attr-defined]
+    assert not any("核对过" in p for p in inc["points"])
+    assert any("核对过" in b for b in inc["boundary"])
+    # the other side: a size with no limitation of its own stays a point
+    assert any("参数的小模型" in p for p in inc["points"])

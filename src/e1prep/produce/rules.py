@@ -432,12 +432,14 @@ class RulesProducer:
             # quoted as written (``**55.4**``, ``**数字**：…``, a link as its Markdown): the point is written out
             written = block.strip() if item.cells else _as_written(block)
             tokens = quantities(written)
-            # the level a block's own words impose is read only for its numbers (most blocks hold none)
-            level = (line_evidence(block) or item.evidence) if tokens else item.evidence
+            # the level a block's own words impose is read for its numbers (most blocks hold none), and for a
+            # magnitude it holds that reads as a model's size (``1.4B 也没写是源端还是双端 token``: unchecked)
+            own = line_evidence(block) if tokens or _SIZED.search(written) else None
+            level = own or item.evidence
             cited = _citations(tokens, level, material, written, item.line_start + offset)
             numbers += cited
             listed += 1
-            if _BOUNDARY_PREFIX.match(first):
+            if _BOUNDARY_PREFIX.match(first) or (own is not None and not own.quotable and not tokens):
                 boundary.append(text)
             elif cited and not level.quotable:
                 boundary.append(self.say("rules.unquotable", text=text, level=self.say.level(level)))
@@ -715,6 +717,10 @@ def _has_substance(item: NoteItem) -> bool:
 
 def _strip_bullet(line: str) -> str:
     return _BULLET_LEAD.sub("", line).strip()
+
+
+#: a magnitude written as a model's size (``7B``, ``1.4B``): a name by its shape, maybe a count of tokens
+_SIZED = re.compile(r"(?<![\w.])\d+(?:\.\d+)?[BT](?![A-Za-z])")
 
 
 def _as_written(block: str) -> str:

@@ -90,7 +90,7 @@ def legend_line(line: str) -> re.Match[str] | None:
 #: a field's label, words only, and what follows it (``阅读范围：全文读完``, ``**Read:** 全文``, ``Read:: full``); a
 #: label with signs in it is a sentence's lead, not a field's (``据 Jay（他读过全文）：…`` relays a read)
 _FIELD_LABEL = re.compile(
-    r"^\s*(?:[-*+>]\s*)?(?:\*\*)?(?P<label>[^\W_][\w ]{0,15}?)(?:\*\*)?\s*[:：]{1,2}(?:\*\*)?(?P<value>.*)$"
+    r"^\s*(?:[-*+>]\s*)?(?:\*\*)?(?P<label>[^\W_][\w -]{0,15}?)(?:\*\*)?\s*[:：]{1,2}(?:\*\*)?(?P<value>.*)$"
 )
 _READING_WORDS = tuple(w.lower() for w in lexicon().reading_label_words)
 #: the end of a sentence or a field: the line after it opens one of its own
@@ -100,9 +100,14 @@ _LINE_ENDS = tuple(".!?。！？:：;；)）")
 def remark_line(line: str, previous: str | None = None) -> re.Match[str] | None:
     """The match of a remark line's label: a label of ``REMARK_LINE``, or a short label that names the reading
     (:func:`_names_the_reading`) over a value that says how far, on a line that opens a sentence of its own
-    (``previous``, the line above it, does not run on into it)."""
+    (``previous``, the line above it, does not run on into it). A field table's row is read as its field."""
     if m := REMARK_LINE.match(line):
-        return m
+        # a weak label over no words of a reading is no remark (``状态：已合并``, Logseq's ``status:: reading``)
+        return m if m["label"].lower() not in _WEAK_LABELS or read_remark(line[m.end() :]).words else None
+    if line.lstrip().startswith("|") and len(cells := line.strip().strip("|").split("|")) == 2:
+        line = f"{cells[0].strip()}：{cells[1].strip()}"  # a field table's row (``| 阅读程度 | … |``) is its field
+        if m := REMARK_LINE.match(line):
+            return m
     m = _FIELD_LABEL.match(line)
     if m is None or not _names_the_reading(m["label"]) or _runs_on(previous, line):
         return None
@@ -112,7 +117,7 @@ def remark_line(line: str, previous: str | None = None) -> re.Match[str] | None:
 def _names_the_reading(label: str) -> bool:
     """Whether a field's label names the reading by one of its words (``writing.toml``: ``[remark_labels]
     reading``): at most three Latin words, one of them such a word, or a few CJK characters holding one."""
-    words = label.lower().split()
+    words = re.split(r"[\s-]+", label.lower().strip())
     if not words or len(words) > 3 or sum("\u3400" <= c <= "\u9fff" for c in label) > 6:
         return False
     return any(w in words if w.isascii() else w in label for w in _READING_WORDS)
@@ -120,9 +125,11 @@ def _names_the_reading(label: str) -> bool:
 
 def _runs_on(previous: str | None, line: str) -> bool:
     """Whether ``line`` carries on the sentence of the line above it (``…nothing else to`` over ``read: no paper``):
-    it opens in lower case under a line of text that ends no sentence."""
+    it opens in lower case under a line of text, no field, that ends no sentence."""
     above = (previous or "").rstrip()
-    return bool(above) and line.lstrip()[:1].islower() and not above.endswith(_LINE_ENDS)
+    if not above or not line.lstrip()[:1].islower() or above.endswith(_LINE_ENDS):
+        return False
+    return _FIELD_LABEL.match(above) is None  # under a field, a field is its sibling (``status:: …`` / ``read-to:: …``)
 
 
 #: characters that separate legend entries or stand in ordinary text; never part of a symbol

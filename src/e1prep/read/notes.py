@@ -360,12 +360,22 @@ def _link_texts(title: str) -> str:
     return MD_LINK.sub(_first_group, title) if "](" in title else title
 
 
+#: a title's leading capitalised word, maybe an outliner's task state (``TODO``, ``LATER``)
+_TASK_STATE = re.compile(r"([A-Z]{3,10})\s+(?=\S)")
+#: a wiki link, Obsidian's and Logseq's: the page, and maybe an alias after a bar
+_WIKI_LINK = re.compile(r"\[\[([^\]|\n]+)(?:\|([^\]\n]+))?\]\]")
+
+
 def _clean_title(raw: str) -> str:
     """``_STATUS_SIGN``, ``_ORDINAL_LEAD``, ``_LENTICULAR_TITLE``, ``MD_LINK`` and ``URL_RE`` substituted in turn,
     on the title as its writer meant it (Markdown escapes undone: ``2\\. Foo``; ``naming.plain_title``)."""
     raw = plain_title(raw) if "\\" in raw or "()" in raw or "（）" in raw else raw.strip()
     if " | " in raw or "｜" in raw:  # a line of fields parted by bars (``2024-05-21 | Title | https://… | 读到哪``)
         raw = _segment_title(raw) or raw
+    if "[[" in raw:  # a wiki link is its page's name or alias (``[[SeaCrawl-2]]``, ``[[MemFold-IF|MemFold]]``)
+        raw = _WIKI_LINK.sub(lambda m: m.group(2) or m.group(1), raw)
+    if (state := _TASK_STATE.match(raw)) is not None and state.group(1) in lexicon().task_states:
+        raw = raw[state.end() :]  # an outliner's task state is no word of the title (``TODO [[CSBench]]``)
     title = _link_texts(_unbracketed(_cut_lead(_ORDINAL_LEAD, _cut_lead(_STATUS_SIGN, raw).strip())))
     if "://" in title:
         title = URL_RE.sub("", title)
@@ -850,15 +860,48 @@ def _label_line_spans(lines: list[str]) -> list[_Span]:
             starts.append((i, label))
     shapes = Counter(label.shape for _, label in starts)
     starts = [(i, label) for i, label in starts if shapes[label.shape] >= 2]
+    topics = _spoken_topics([label.rest for _, label in starts])
     spans = []
     for n, (i, label) in enumerate(starts):
-        end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
+        if topics is not None and n not in topics and spans:
+            continue  # the talk goes on about the topic before it: its stamp is no item
+        later = [m for m in range(n + 1, len(starts)) if topics is None or m in topics]
+        end = starts[later[0]][0] if later else len(lines)
         heading = next((j for j in range(i + 1, end) if _heading(lines[j])), None)
         # a line that runs on after its label is titled by its first sentence (a spoken paragraph); one that
-        # ends on a colon introduces what it is about on the next line (``09:40  扫了一遍，就一篇值得记：``)
+        # ends on a colon introduces what it is about on the next line (``09:40  扫了一遍，就一篇值得记：``); a
+        # spoken topic by the sentence that opens it (``好，记一下。第一个是 Quill-Math 2``)
         title = _introduced(lines[i + 1 : heading or end]) if label.rest.rstrip().endswith((":", "：")) else None
-        spans.append(_Span(label.text + " " + (title or sentence_head(label.rest)), i, heading or end, "label-line"))
+        check = None
+        if topics is not None and n in topics:
+            title = sentence_head(label.rest[topics[n] :])
+            # the paragraph that opens the topic, when it says how far it was read: the talk after it can only lower
+            # that, a doubt about one of its claims limiting that claim (``[01:02] 嗯，有一个地方我不太信…``)
+            talk = any(starts[m][0] < (heading or end) for m in range(n + 1, len(starts)))
+            check = label.rest if talk and _ev.read_remark(label.rest).words else None
+        span = _Span(label.text + " " + (title or sentence_head(label.rest)), i, heading or end, "label-line", check)
+        spans.append(span)
     return spans
+
+
+#: how far into a stamped paragraph its topic opener may stand (after ``好，记一下今天看的几个东西。``)
+_OPENER_REACH = 40
+
+
+def _spoken_topics(rests: list[str]) -> dict[int, int] | None:
+    """The stamped paragraphs of a spoken log that open a topic (``writing.toml [spoken]``), by index, with where
+    the sentence that opens it starts; None unless two or more do (then the others go on with the topic before)."""
+    opener = _topic_opener()
+    found: dict[int, int] = {}
+    for n, rest in enumerate(rests):
+        if (m := opener.search(rest, 0, _OPENER_REACH)) is not None:
+            found[n] = max(rest.rfind(stop, 0, m.start()) for stop in ("。", "！", "？", ". ", "! ", "? ")) + 1
+    return found if len(found) >= 2 else None
+
+
+@functools.cache
+def _topic_opener() -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{rx})" for rx in lexicon().topic_openers), re.I)
 
 
 def _introduced(lines: list[str]) -> str | None:
@@ -1490,6 +1533,7 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
         lines, best = unquoted
     best = best or _prose_spans(lines, _UrlLines(lines))  # prose only where nothing else fits
     best = _without_footnotes(lines, best)
+    best = _outline_blocks(lines, best)
     best = _parted_by_breaks(lines, best)
     best = _retitle_field_titles(lines, best)
     if not best and body.strip():
@@ -1545,6 +1589,46 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
         )
         seen.setdefault(same, items[-1])
     return items
+
+
+#: an outliner's property line under a block (Logseq's ``type:: paper``, ``source:: https://…``)
+_PROPERTY = re.compile(r"^\s+[A-Za-z][\w-]{0,30}::\s")
+#: a bullet indented under another: its indentation and the rest
+_CHILD_BULLET = re.compile(r"^(?P<indent>[ \t]+)[-*+]\s+\S")
+_BULLET_MARK = re.compile(r"^[ \t]*[-*+]\s+")
+
+
+def _outline_blocks(lines: list[str], spans: list[_Span]) -> list[_Span]:
+    """An outliner's bullet whose child blocks carry properties of their own (``- [[SeaCrawl-2]]`` over
+    ``type:: paper`` / ``source:: …``), two or more of them, is a group (``- 09:05 晨间扫 HF daily papers``): its
+    blocks are the items, each with the blocks under it."""
+    out: list[_Span] = []
+    for span in spans:
+        kids = [] if span.recogniser != "bullet" else _property_children(lines, span.start + 1, span.end)
+        if len(kids) < 2:
+            out.append(span)
+            continue
+        for n, i in enumerate(kids):
+            end = kids[n + 1] if n + 1 < len(kids) else span.end
+            out.append(_Span(_BULLET_MARK.sub("", lines[i]).strip(), i, end, "outline"))
+    return out
+
+
+def _property_children(lines: list[str], start: int, end: int) -> list[int]:
+    """The lines of the outermost bullets in ``start:end`` when two or more of them carry properties right under
+    them (before any deeper bullet); else none."""
+    kids = [(i, len(m["indent"].expandtabs(4))) for i in range(start, end) if (m := _CHILD_BULLET.match(lines[i]))]
+    if not kids:
+        return []
+    outer = min(width for _, width in kids)
+    firsts = [i for i, width in kids if width == outer]
+    bounds = [*firsts[1:], end]
+    with_properties = 0
+    for i, stop in zip(firsts, bounds, strict=True):
+        block = lines[i + 1 : stop]
+        upto = next((k for k, line in enumerate(block) if _CHILD_BULLET.match(line)), len(block))
+        with_properties += any(_PROPERTY.match(line) for line in block[:upto])
+    return firsts if with_properties >= 2 else []
 
 
 #: a reference's definition: its label alone on a line, its URL on the next line, or both on one line

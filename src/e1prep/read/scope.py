@@ -180,8 +180,9 @@ def _own_field_line(text: str, start: int, end: int, remark: re.Pattern[str]) ->
     return line
 
 
-#: a bullet, opened by a list mark (and maybe a task box); indented, it is one under the item's own line
-_BULLET = re.compile(r"^[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?\S")
+#: a bullet, opened by a list mark (and maybe a task box); indented, it is one under the item's own line; or a
+#: paragraph opened by a stamp of its own (a spoken topic's ``[01:02] 嗯，有一个地方我不太信…``)
+_BULLET = re.compile(r"^[ \t]*(?:[-*+•]|\d{1,3}[.)]|\[\d{1,2}:\d{2}(?::\d{2})?\])[ \t]+(?:\[[ xX]\][ \t]+)?\S")
 
 
 def _own_sub_bullet(text: str, start: int) -> str | None:

@@ -34,6 +34,7 @@ class Lexicon:
     weak_remark_labels: frozenset[str]
     reading_label_words: tuple[str, ...]
     relative_days: tuple[str, ...]
+    topic_openers: tuple[str, ...]
     #: labels of a legend line
     legend_labels: tuple[str, ...]
     #: signs that look like check marks
@@ -104,6 +105,7 @@ def lexicon() -> Lexicon:
         weak_remark_labels=frozenset(w.lower() for w in data["remark_labels"]["weak"]),
         reading_label_words=tuple(data["remark_labels"]["reading"]),
         relative_days=tuple(data["days"]["relative"]),
+        topic_openers=tuple(data["spoken"]["topic_openers"]),
         legend_labels=tuple(data["legend_labels"]["words"]),
         check_symbols=data["check_symbols"]["chars"],
         bookkeeping=frozenset(data["bookkeeping"]["words"]),
