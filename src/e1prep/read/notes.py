@@ -861,7 +861,7 @@ def _label_line_spans(lines: list[str]) -> list[_Span]:
     shapes = Counter(label.shape for _, label in starts)
     starts = [(i, label) for i, label in starts if shapes[label.shape] >= 2]
     topics = _spoken_topics([label.rest for _, label in starts])
-    spans = []
+    spans: list[_Span] = []
     for n, (i, label) in enumerate(starts):
         if topics is not None and n not in topics and spans:
             continue  # the talk goes on about the topic before it: its stamp is no item
