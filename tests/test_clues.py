@@ -345,3 +345,23 @@ def test_a_name_written_out_in_full_meets_the_documents_acronym() -> None:
     # the other side: initials the document does not use, and two words, meet nothing
     assert index.names_entity("Graph Neural Network Pruning") is None
     assert index.names_entity("Vision Language") is None
+
+
+PARAGRAPHS = (
+    "# 周报 · 外部动态\n\n"
+    "1. Kestrel AI 上线了 Kestrel Serve 2：托管推理服务，prefill 节点与 decode 节点分离部署，KV cache 经 RDMA 传输，"
+    "可以选私有化部署（要谈商务）。我只看了官网那篇发布博文和定价页，没有论文、没有开放权重、也还没拿到试用账号。"
+    '博文里写"吞吐提升 3.1×"，定价页写"$0.60 / 1,000 次"，都是厂商自己说的，用的什么负载没有公开。【待核实】\n'
+    "2. [知乎] Larkspur Runtime 发布：prefill 与 decode 分离，KV 经 RDMA 传输，吞吐翻倍\n"
+    "   - 只有搜索摘要，知乎要登录，正文一个字没看\n"
+)
+
+
+def test_an_item_written_as_one_paragraph_says_what_it_is_in_its_first_sentence(make_kb: MakeKB) -> None:
+    """Held-out i3's 周报: Lumora DocParse, read in its vendor's post, was one numbered paragraph whose first sentence
+    (its title) said what the product does; the rest said how far it was read and what the vendor claims. What was
+    seen gave "no point beyond its title", so a vendor increment the hand brief files became a lead."""
+    increments, excluded = _draft(make_kb, PARAGRAPHS)
+    assert any(key.startswith("Kestrel") for key in increments)
+    # the other side: a headline over its notes is the source's words, however it reads: still a lead
+    assert any("Larkspur" in key for key in excluded)

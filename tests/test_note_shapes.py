@@ -683,3 +683,41 @@ def test_a_check_put_off_is_a_lead_and_a_status_over_no_reading_is_no_remark() -
     assert remark_line("status:: reading") is None and remark_line("状态：已合并") is None
     # the other side: a weak label over words of a reading stays a remark
     assert remark_line("状态：全文读完") is not None
+
+
+TRIAGE = """# [radar] world-models · overnight links — triage #118
+
+Overnight radar hits:
+
+1. https://helixlabs.ai/blog/tessera-2 — Helix Labs, "Tessera-2: real-time playable worlds" (launch post)
+2. https://worldarena.org/leaderboard — WorldArena April refresh
+3. https://arxiv.org/abs/2704.10066 — "MemGraph-Agent: Episodic Graph Memory for Tool-Using LLM Agents"
+
+---
+
+**mona** commented on 2027-04-27 10:12
+
+Helix post (1): read it end to end — but it's the only thing I read. "10+ minutes" of stable play, their claim.
+
+---
+
+**xiaoyu** commented on 2027-04-27 13:05
+
+(2) Opened the leaderboard page itself, read all of it. Top-3 same as our snapshot. Nothing new for us.
+"""
+
+
+def test_comments_that_answer_a_lists_entries_by_number_are_those_entries() -> None:
+    """Held-out f3's triage issue: the opener listed the links, the comments answered them by number. Each comment
+    was an item of its own, one keyed by its author (``mona commented on …``) and one by its first word (``Opened``),
+    while the entries they answer had no reading at all."""
+    items = split_note("inbox/rui/n.md", TRIAGE)
+    titles = [i.title[:12] for i in items]
+    assert titles == ['"MemGraph-Ag', "Helix Labs, ", "WorldArena A"]
+    # the answer's reading is the entry's (the entry alone says nothing of one), and it points where the entry points
+    assert items[1].evidence is not EvidenceLevel.unverified
+    assert items[1].urls == ["https://helixlabs.ai/blog/tessera-2"]
+    assert items[2].evidence is EvidenceLevel.verified
+    # the other side: parts that answer by no number stay items of their own, and the list's entries stay
+    unnumbered = TRIAGE.replace("Helix post (1)", "Helix post").replace("(2) Opened", "Opened")
+    assert [i.title[:6] for i in split_note("inbox/rui/n.md", unnumbered)][:3] == ["Helix ", "WorldA", '"MemGr']

@@ -266,7 +266,11 @@ class RulesProducer:
         digest = self._digest(material, item) if low and clue is None else None
         told = frozenset(term_set(item.title)) | index.topic if digest is not None else frozenset()
         mute = None
-        if digest is not None and not any(_says_what(p, told, index) for p in digest.points):
+        if (
+            digest is not None
+            and not any(_says_what(p, told, index) for p in digest.points)
+            and not _title_says_what(item, index)
+        ):
             mute = say("rules.lead_nothing_said", level=say.level(item.evidence), remark=self._remark(item))
         stale = is_stale(item, batch_date)
         title = _short_title(item)
@@ -696,6 +700,25 @@ def _says_what(point: str, told: frozenset[str], index: SectionIndex) -> bool:
     if len(set(term_set(rest)) - told) < _NEW_TERMS or index.overlap(rest) < MIN_TOPIC_OVERLAP:
         return False
     return line_evidence(point) is None
+
+
+#: how much more than its title the first line of an item written as one paragraph holds (its other sentences)
+_PARAGRAPH_MORE = 20
+#: a title that names its subject before a colon and says what it is after, in clauses of the writer's own
+#: (``Lumora AI 上线了 DocParse v1：托管 API，多页 PDF / 扫描件直接出结构化 JSON…``): an item written as one paragraph
+#: says it in its first sentence. A paper's subtitle (``Tessera: All-Atom Flow Matching for …``) is one clause,
+#: its title still
+_DESCRIBED = re.compile(r"^(?P<head>[^：:\n]{2,60})(?:：|:\s)(?P<what>[^，,；;\n]{4,}[，,；;].{8,})$")
+
+
+def _title_says_what(item: NoteItem, index: SectionIndex) -> bool:
+    """Whether an item written as one paragraph says what its subject is in the first sentence that titles it,
+    after the colon that ends its name, as a key point would. A title that is its whole line (a headline over
+    its notes: ``星衡 HX-2 量产版发布：连续作业 8 小时，…``) is the source's words, never the writer's point."""
+    first = item.text.lstrip("\n").split("\n", 1)[0]
+    if len(first) < len(item.title) + _PARAGRAPH_MORE or (m := _DESCRIBED.match(item.title)) is None:
+        return False
+    return _says_what(m["what"], frozenset(term_set(m["head"])) | index.topic, index)
 
 
 def _has_substance(item: NoteItem) -> bool:

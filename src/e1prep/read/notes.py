@@ -1502,6 +1502,55 @@ def _parted_by_breaks(lines: list[str], spans: list[_Span]) -> list[_Span]:
     return out
 
 
+#: a reference back to an entry of a list by its number (``(2) I only looked at card 5291``, ``Helix post (1): …``)
+_BY_NUMBER = re.compile(r"(?<![\w(])\((\d{1,2})\)(?![\w)])")
+#: how many lines of substance open an answer (a comment's header, then its first line)
+_ANSWER_OPENING = 2
+
+
+def _answers_by_number(lines: list[str], spans: list[_Span]) -> tuple[list[_Span], dict[int, tuple[str, ...]]]:
+    """Parts that answer a numbered list's entries by their numbers (a triage thread's comments under the
+    opener's ``1. https://…`` … ``4. https://…``: ``(2) I only looked at card 5291…``, ``Helix post (1): read it
+    end to end``), each with no URL of its own: the answer is the entry's item, titled by it and pointing where
+    it points (its URLs, by index of the answer among the spans returned), and the entry that it answers is no
+    item of its own. Unanswered entries stay as they are."""
+    listed: dict[int, int] = {}  # the first list's entries: number → index (a later list numbers its answers)
+    for i, span in enumerate(spans):
+        n = _ev.item_number("\n".join(lines[span.start : span.end])) if span.recogniser == "numbered" else None
+        if n is None or n in listed:
+            if listed:
+                break
+            continue
+        listed[n] = i
+    if len(listed) < 2:
+        return spans, {}
+    last = max(spans[i].end for i in listed.values())
+    answers: dict[int, int] = {}  # the answer's index → the entry's
+    for i, span in enumerate(spans):
+        if span.start < last:
+            continue
+        text = lines[span.start : span.end]
+        opening = [line for line in text if line.strip()][:_ANSWER_OPENING]
+        refs = {int(m.group(1)) for line in opening for m in _BY_NUMBER.finditer(line)}
+        if len(refs) == 1 and (ref := refs.pop()) in listed and not any(URL_RE.search(line) for line in text):
+            answers[i] = listed[ref]
+    if not answers:
+        return spans, {}
+    answered = set(answers.values())
+    out: list[_Span] = []
+    cited: dict[int, tuple[str, ...]] = {}
+    for i, span in enumerate(spans):
+        if i in answered:
+            continue
+        if i in answers:
+            entry = spans[answers[i]]
+            urls = URL_RE.findall("\n".join(lines[entry.start : entry.end]))
+            cited[len(out)] = tuple(u.rstrip(".,;:)") for u in urls)
+            span = replace(span, title=entry.title)
+        out.append(span)
+    return out, cited
+
+
 #: what makes a part of a note an item of its own: a URL, an arXiv id, or a quoted title
 _POINTER = re.compile(rf"https?://|(?<![\d.])\d{{4}}\.\d{{4,5}}(?![\d])|{QUOTED_CLAIM.pattern}|《[^》\n]{{2,}}》")
 
@@ -1539,6 +1588,7 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     if not best and body.strip():
         title = next((ln for ln in lines if ln.strip()), "")
         best = [_Span(title.lstrip("# "), 0, len(lines), "whole-note")]
+    best, answering = _answers_by_number(lines, best)
     item_labels = _retitle_labelled(lines, best)
     groups = [""] * len(best) if digest else _groups(lines, best)  # a message's headings are its own text
     inside = {i for span in best for i in range(span.start, span.end)}
@@ -1584,7 +1634,7 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
                 legend_free=_none_within(legend_at, span.start, span.end),
                 label=item_labels[n - 1],
                 group=groups[n - 1],
-                cited=_cited(text, references),
+                cited=_cited(text, references) + answering.get(n - 1, ()),
             )
         )
         seen.setdefault(same, items[-1])
