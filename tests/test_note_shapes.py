@@ -721,3 +721,24 @@ def test_comments_that_answer_a_lists_entries_by_number_are_those_entries() -> N
     # the other side: parts that answer by no number stay items of their own, and the list's entries stay
     unnumbered = TRIAGE.replace("Helix post (1)", "Helix post").replace("(2) Opened", "Opened")
     assert [i.title[:6] for i in split_note("inbox/rui/n.md", unnumbered)][:3] == ["Helix ", "WorldA", '"MemGr']
+
+
+def test_filing_under_a_section_of_the_document_files_it_nowhere_else() -> None:
+    """Held-out l3: ``I'd file it under T4.a`` (the document's own section) read as filing the item under another
+    topic, ``T4``, so the fully read TemplateTrap was excluded as off-topic."""
+    from e1prep.read.filing import filed_elsewhere
+
+    topic = frozenset({"llm-security"})
+    assert filed_elsewhere("I'd file it under T4.a and soften the safe-default sentence", topic) is None
+    # the other side: a topic named as one is still another topic
+    assert filed_elsewhere("file it under rag", topic) == "file it under rag"
+
+
+def test_a_thing_introduced_by_its_title_is_named_by_it() -> None:
+    """Held-out l3's ``Talk titled "Sleeping in the Weights: …"`` was keyed ``Talk``."""
+    from e1prep.read.subjects import candidates
+
+    title = 'Talk titled "Sleeping in the Weights: delayed-trigger backdoors", on the accepted-talks list of SecML 2027'
+    assert candidates(title)[0].name == "Sleeping in the Weights"
+    # the other side: without the word that introduces it, the title's own first name stands
+    assert candidates("Sleeper talk at SecML 2027")[0].name != "Sleeping in the Weights"

@@ -70,6 +70,8 @@ def filed_elsewhere(text: str, this: frozenset[str]) -> str | None:
     closing = None  # a bare name closing its clause: taken when no statement names a topic as one
     for m in before.finditer(text):
         name = m.group("name").lower()
+        if _SECTION_LIKE.fullmatch(name):
+            continue  # a section of a document (``file it under T4.a``, ``放 M3``): a § hint, no topic
         if m.group("neg") and name in ours:
             return m.group(0).strip()
         if not m.group("neg") and name not in ours:
@@ -82,6 +84,10 @@ def filed_elsewhere(text: str, this: frozenset[str]) -> str | None:
             return m.group(0).strip()
     denial = denied.search(text)
     return denial.group(0).strip() if denial else closing
+
+
+#: a name with the shape of a section's number (``t4``, ``m3``, ``b2``): where in a document, not which topic
+_SECTION_LIKE = re.compile(r"[a-z]{1,2}\d{1,3}")
 
 
 def _closing(m: re.Match[str]) -> bool:

@@ -157,6 +157,8 @@ class _Board:
             self.add(repo, 2.5, "repo")
 
 
+#: a thing introduced by the title it is called by (``Talk titled "…"``, ``a post called "…"``, ``题为《…》``)
+_CALLED = re.compile(r"(?:\b(?:titled|called|named|entitled)\s+|题为\s*)[\"“《「](?P<title>[^\"”》」\n]{3,80})")
 #: the parts of a title parted by middle dots (``Okafor et al. (2027) · Tessera: … · arXiv:2704.11873``)
 _DOTTED = re.compile(r"\s+[·•]\s+")
 #: a title that names its subject in one word before a colon and describes it after (a paper's, a post's)
@@ -173,6 +175,8 @@ def candidates(title: str, text: str = "", urls: tuple[str, ...] | list[str] = (
     # (a citation puts its authors first: ``Okafor, Lindqvist et al. (2027) · Tessera: All-Atom …``)
     if named := next(filter(None, (_NAMED_TITLE.match(part) for part in _DOTTED.split(plain))), None):
         board.add(named.group(1), 6.0, "title-name")
+    if called := _CALLED.search(plain):  # ``Talk titled "Sleeping in the Weights: …"``: the title it is called by,
+        board.add(re.split(r"[:：]\s", called["title"], maxsplit=1)[0], 5.0, "called")  # its name before a colon
     board.spans(title, text.split("\n", 1)[0])
     for aside in asides:
         for m in _NAME.finditer(aside):
