@@ -742,3 +742,50 @@ def test_a_thing_introduced_by_its_title_is_named_by_it() -> None:
     assert candidates(title)[0].name == "Sleeping in the Weights"
     # the other side: without the word that introduces it, the title's own first name stands
     assert candidates("Sleeper talk at SecML 2027")[0].name != "Sleeping in the Weights"
+
+
+SIDEWAYS = """# edge-inference 雷达 · 5/21
+
+| | Burrow | EdgeSpec（复查） | MobileKV-Bench |
+|---|---|---|---|
+| 链接 | https://github.com/ravel-ai/burrow | https://arxiv.org/abs/2612.04471 | https://arxiv.org/abs/2705.09917 |
+| 读到哪 | README 从头读到 Quick start 为止 | v3 只重读了 §4–§5，前面没重看 | 只有标题，摘要页都没点进去 |
+| 结论 | 新。建议放三（五） | 没新东西，不用动文档 | 挂着等人读 |
+"""
+
+
+def test_a_comparison_table_written_sideways_has_its_items_as_columns() -> None:
+    """Held-out m3's matrix had the items as columns and what each row says in its first column: its rows
+    (``链接``, ``关键说法``, ``结论``) became items. Two or more row names that are column words turn it upright."""
+    items = split_note("inbox/qiao/n.md", SIDEWAYS)
+    assert [i.title for i in items] == ["Burrow", "EdgeSpec（复查）", "MobileKV-Bench"]
+    assert [i.evidence for i in items] == [EvidenceLevel.partial] * 3  # ``读到 … 为止``, ``只重读了``, ``只有标题``
+    assert items[0].urls == ["https://github.com/ravel-ai/burrow"]
+    # the other side: a table whose header names its columns stays as it is, one item a row
+    upright = "| 标题 | 链接 | 读到哪 |\n|---|---|---|\n| Burrow | https://github.com/ravel-ai/burrow | 全文 |\n"
+    upright += "| EdgeSpec | https://arxiv.org/abs/2612.04471 | 只看了摘要 |\n"
+    assert [i.title for i in split_note("inbox/qiao/n.md", upright)] == ["Burrow", "EdgeSpec"]
+
+
+CALLOUT = """## 1. [[MemFold-IF]] —— 膜蛋白的逆折叠
+
+arXiv:2704.09126 · https://arxiv.org/abs/2704.09126
+
+> [!note] 读到哪
+> 摘要、Intro、§3 方法读到 3.2 为止。
+> §4 实验、附录 **都没看**。
+
+- 思路：加一组 lipid-context tokens。
+"""
+
+
+def test_an_obsidian_callout_is_the_writers_own_words() -> None:
+    """Held-out e3's ``> [!note] 读到哪`` callout said how far the writer read; read as a quotation, the read was
+    someone else's (``引述``) and the partly read paper unverified."""
+    [item] = split_note("inbox/lin/n.md", CALLOUT)
+    assert item.evidence in (EvidenceLevel.partial, EvidenceLevel.summary)  # the abstract, and §3 up to 3.2
+    assert not any("引述" in str(word) for word in item.reading.deciding)
+    assert item.title == "MemFold-IF —— 膜蛋白的逆折叠"
+    # the other side: a plain quotation of someone else's read stays theirs
+    quoted = CALLOUT.replace("> [!note] 读到哪\n", "> Jay 说：\n")
+    assert split_note("inbox/lin/n.md", quoted)[0].evidence is EvidenceLevel.unverified

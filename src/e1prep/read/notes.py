@@ -1559,9 +1559,62 @@ def _points_at_something(part: list[str]) -> bool:
     return any(_POINTER.search(line) for line in part)
 
 
+#: an Obsidian callout's first line (``> [!note] 读到哪``, ``> [!warning]- 摘要里的数字先别用``): its kind and title
+_CALLOUT = re.compile(r"^\s*>\s*\[!\w+\][+-]?\s*(?P<title>.*)$")
+
+
+def _callouts(lines: list[str]) -> list[str]:
+    """The note's lines with each Obsidian callout written as the writer's own text: a callout is a block the
+    writer sets off (``> [!note] 读到哪`` over ``> 摘要、Intro … 读到 3.2 为止``), not someone else's words quoted.
+    Its title stays a line of its own; one line for one line."""
+    out = list(lines)
+    inside = False
+    for i, line in enumerate(lines):
+        if m := _CALLOUT.match(line):
+            out[i], inside = m["title"], True
+        elif inside and line.lstrip().startswith(">"):
+            out[i] = line.lstrip()[1:].lstrip()
+        else:
+            inside = False
+    return out
+
+
+def _transposed_tables(lines: list[str]) -> list[str]:
+    """The note's lines with each table written sideways turned upright: a comparison whose columns are the items
+    and whose first column names what each row says (``| | Burrow | EdgeSpec |`` over ``| 链接 | … |``, ``| 读到哪 |
+    … |``: two or more of its row names are column words, ``writing.toml [columns]``). Each item becomes a row,
+    titled by its column's head, in the table's own lines (line numbers stay; the lines left over are blank)."""
+    out = list(lines)
+    lex = lexicon()
+    i = 0
+    while i + 2 < len(lines):
+        if not (_TABLE_ROW.match(lines[i]) and _TABLE_SEP.match(lines[i + 1])):
+            i += 1
+            continue
+        end = i + 2
+        while end < len(lines) and _TABLE_ROW.match(lines[end]):
+            end += 1
+        head, rows = _cells(lines[i]), [_cells(line) for line in lines[i + 2 : end]]
+        named = sum(1 for row in rows if row and lex.column_meaning(row[0]) is not None)
+        items = len(head) - 1
+        if (
+            items >= 2
+            and named >= 2
+            and lex.column_meaning(head[0]) is None
+            and all(len(row) == len(head) for row in rows)
+            and items <= end - i - 2
+        ):
+            title = lex.columns["title"][0]
+            upright = ["| " + " | ".join([title, *(row[0] for row in rows)]) + " |", "|" + "---|" * (len(rows) + 1)]
+            upright += ["| " + " | ".join([head[j], *(row[j] for row in rows)]) + " |" for j in range(1, len(head))]
+            out[i:end] = upright + [""] * (end - i - len(upright))
+        i = end
+    return out
+
+
 def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     """Items of a note: headings, numbered lists, table rows or bullets with a URL, whichever fits."""
-    lines = _plain_markup(body.split("\n"))
+    lines = _transposed_tables(_callouts(_plain_markup(body.split("\n"))))
     digest = _message_digest(lines)
     best = digest or _spans_of(lines)
     mail = None if digest else message(lines)
