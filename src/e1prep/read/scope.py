@@ -182,7 +182,7 @@ def _own_field_line(text: str, start: int, end: int, remark: re.Pattern[str]) ->
 
 #: a bullet, opened by a list mark (and maybe a task box); indented, it is one under the item's own line; or a
 #: paragraph opened by a stamp of its own (a spoken topic's ``[01:02] 嗯，有一个地方我不太信…``)
-_BULLET = re.compile(r"^[ \t]*(?:[-*+•]|\d{1,3}[.)]|\[\d{1,2}:\d{2}(?::\d{2})?\])[ \t]+(?:\[[ xX]\][ \t]+)?\S")
+_OWN_BULLET = re.compile(r"^[ \t]*(?:[-*+•]|\d{1,3}[.)]|\[\d{1,2}:\d{2}(?::\d{2})?\])[ \t]+(?:\[[ xX]\][ \t]+)?\S")
 
 
 def _own_sub_bullet(text: str, start: int) -> str | None:
@@ -192,7 +192,7 @@ def _own_sub_bullet(text: str, start: int) -> str | None:
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", start)
     line = text[line_start : line_end if line_end >= 0 else len(text)]
-    if not _BULLET.match(line):
+    if not _OWN_BULLET.match(line):
         return None
     return line if line_start > 0 or line[:1] in " \t" else None
 
