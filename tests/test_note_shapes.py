@@ -681,6 +681,7 @@ def test_a_check_put_off_is_a_lead_and_a_status_over_no_reading_is_no_remark() -
 
     assert said_lead("可能很重要，但我今天核不了，留给明天") is not None
     assert remark_line("status:: reading") is None and remark_line("状态：已合并") is None
+    assert remark_line("| 状态 | 已合并 |") is None  # a field table's row is read as its field, by the same rule
     # the other side: a weak label over words of a reading stays a remark
     assert remark_line("状态：全文读完") is not None
 

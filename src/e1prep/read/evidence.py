@@ -101,13 +101,11 @@ def remark_line(line: str, previous: str | None = None) -> re.Match[str] | None:
     """The match of a remark line's label: a label of ``REMARK_LINE``, or a short label that names the reading
     (:func:`_names_the_reading`) over a value that says how far, on a line that opens a sentence of its own
     (``previous``, the line above it, does not run on into it). A field table's row is read as its field."""
+    if line.lstrip().startswith("|") and len(cells := line.strip().strip("|").split("|")) == 2:
+        line = f"{cells[0].strip()}：{cells[1].strip()}"  # a field table's row (``| 阅读程度 | … |``) is its field
     if m := REMARK_LINE.match(line):
         # a weak label over no words of a reading is no remark (``状态：已合并``, Logseq's ``status:: reading``)
         return m if m["label"].lower() not in _WEAK_LABELS or read_remark(line[m.end() :]).words else None
-    if line.lstrip().startswith("|") and len(cells := line.strip().strip("|").split("|")) == 2:
-        line = f"{cells[0].strip()}：{cells[1].strip()}"  # a field table's row (``| 阅读程度 | … |``) is its field
-        if m := REMARK_LINE.match(line):
-            return m
     m = _FIELD_LABEL.match(line)
     if m is None or not _names_the_reading(m["label"]) or _runs_on(previous, line):
         return None
