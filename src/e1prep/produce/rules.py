@@ -50,7 +50,7 @@ from ..read.notes import (
     said_new,
     url_only,
 )
-from ..read.numbers import NumberToken, card_counts, parse_value, quantities, stats_sentences
+from ..read.numbers import NumberToken, card_counts, names_a_size, parse_value, quantities, stats_sentences
 from ..read.quotes import quote_of
 from ..text.lexicon import lexicon
 from ..text.naming import repository_key
@@ -438,7 +438,7 @@ class RulesProducer:
             tokens = quantities(written)
             # the level a block's own words impose is read for its numbers (most blocks hold none), and for a
             # magnitude it holds that reads as a model's size (``1.4B 也没写是源端还是双端 token``: unchecked)
-            own = line_evidence(block) if tokens or _SIZED.search(written) else None
+            own = line_evidence(block) if tokens or names_a_size(written) else None
             level = own or item.evidence
             cited = _citations(tokens, level, material, written, item.line_start + offset)
             numbers += cited
@@ -740,10 +740,6 @@ def _has_substance(item: NoteItem) -> bool:
 
 def _strip_bullet(line: str) -> str:
     return _BULLET_LEAD.sub("", line).strip()
-
-
-#: a magnitude written as a model's size (``7B``, ``1.4B``): a name by its shape, maybe a count of tokens
-_SIZED = re.compile(r"(?<![\w.])\d+(?:\.\d+)?[BT](?![A-Za-z])")
 
 
 def _as_written(block: str) -> str:

@@ -557,6 +557,12 @@ def identifiers(text: str) -> list[NumberToken]:
     return [t for t in scan(text) if t.kind == "identifier"]
 
 
+def names_a_size(text: str) -> bool:
+    """Whether a magnitude of ``text`` reads as a model's size (``1.4B``, ``7B model``): a name by its shape, though
+    the writer may mean a count (``1.4B tokens``)."""
+    return any(t.type == "name" and _SIZE_TOKEN.fullmatch(t.text) for t in scan(text))
+
+
 def parse_value(token_text: str) -> float | None:
     """The first numeral of a token as a float (thousands separators removed)."""
     cores = number_cores(token_text)
