@@ -221,6 +221,16 @@ EXTENDED = {
 }
 
 
+def test_a_number_joined_by_a_hyphen_is_one_section_number() -> None:
+    """Held-out d3 numbered ``### 1-1`` … ``### 2-3`` under ``## 一、`` chapters: every section read as ``§1``
+    or ``§2``, so routing named the chapter twice over and the hand's ``1-2`` was never routed to. A date in a
+    heading (``2026-10``) is no such number."""
+    headings = "## 一、RTL 生成\n### 1-1 基准\n### 1-2 代码模型\n## 二、验证\n### 2-1 断言\n## 2026-10 回顾\n"
+    doc = parse_knowledge("k.md", "# 活文档\n" + headings)
+    assert [s.id for s in doc.sections] == ["§1-1", "§1-2", "§2-1", "§2026"]
+    assert [s.title for s in doc.sections[:3]] == ["基准", "代码模型", "断言"]
+
+
 @pytest.mark.parametrize("headings,ids", EXTENDED.values(), ids=EXTENDED.keys())
 def test_a_counter_that_extends_its_parent_heading_numbers_a_section(headings: str, ids: list[str]) -> None:
     """The held-out documents numbered ``R5.c``, ``1a``, ``W-3`` and ``丙-4``: they had no such sections (q2
@@ -254,6 +264,8 @@ def test_a_counter_that_no_sibling_numbers_so_is_a_title() -> None:
         ("§M3-1 自动指标", "§M3-1"),
         ("§1(c)。", "§1(c)"),
         ("§II-a 推理模型", "§II-a"),
+        ("§III-2 临近预报", "§III-2"),
+        ("§1-2 专用代码模型", "§1-2"),
         ("§IV", "§IV"),
     ],
 )

@@ -1,8 +1,8 @@
 """How a living document numbers its sections, and how a § id is written in a note or a brief.
 
-Writers number in many ways: ``§1.2``, ``1.2``, ``Section 1``, ``第 3 节``, letters (``S2.2``, ``B.1``, ``C4``,
+Writers number in many ways: ``§1.2``, ``1.2``, ``1-2``, ``Section 1``, ``第 3 节``, letters (``S2.2``, ``B.1``, ``C4``,
 ``M3-1``), and counters that extend their parent's (``R5`` → ``R5.c``, ``1`` → ``1a``, ``1`` → ``1(c)``, ``[W]`` →
-``W-1``, ``甲`` → ``甲-1``, ``II`` → ``II-a``).
+``W-1``, ``甲`` → ``甲-1``, ``II`` → ``II-a``, ``III`` → ``III-2``).
 A bare letter or a letter and digits (``H100``, ``Q4``) numbers nothing by its shape alone: the sibling
 headings decide, and a counter is a number only when the document's own headings use it as one.
 """
@@ -22,12 +22,13 @@ _STEMS = "甲乙丙丁戊己庚辛壬癸"
 #: without its ``§`` is group 1
 SECTION_ID = (
     rf"§\s*((?:[A-Z]{{1,2}}[.\-]?|[{_STEMS}]-?)?\d+(?:\.\d+)*(?:-\d+(?![\d.]))?(?:\.?[a-z](?![A-Za-z0-9])|\([a-z]\))?"
-    rf"|[IVX]{{1,4}}(?:-[a-z])?(?![A-Za-z0-9])|[A-Z](?![A-Za-z0-9])|[{_STEMS}](?![\-\d]))"
+    rf"|[IVX]{{1,4}}(?:-(?:[a-z]|\d+))?(?![A-Za-z0-9])|[A-Z](?![A-Za-z0-9])|[{_STEMS}](?![\-\d]))"
 )
 #: a heading's section number, whole (``§2.3｜Late interaction`` is §2.3, never §2), and what ends it:
-#: ``§1.2``, ``1.2``, ``Section 1``, ``第 3 节``, maybe in brackets (``[§5.2]``, ``【§2】``); the number is group ``n``
+#: ``§1.2``, ``1.2``, ``1-2`` (small numbers joined by a hyphen, never a date's ``2026-10``), ``Section 1``,
+#: ``第 3 节``, maybe in brackets (``[§5.2]``, ``【§2】``); the number is group ``n``
 _SECTION_NUM = re.compile(
-    r"^(?:(?P<open>[\[【])\s*)?(?:§\s*|Section\s+|第)?(?P<n>\d+(?:\.\d+)*)(?!\.?\d)"
+    r"^(?:(?P<open>[\[【])\s*)?(?:§\s*|Section\s+|第)?(?P<n>\d{1,2}(?:-\d{1,2})+(?![\d.])|\d+(?:\.\d+)*)(?!\.?\d)"
     r"(?(open)\s*[\]】])(?:[.、)｜|·:：—–-]|\s|节|$)",
     re.I,
 )
