@@ -218,6 +218,19 @@ EXTENDED = {
         "## 0 读法\n## I 形式化证明\n### I-a 证明器\n### I-c 自动形式化\n## III 工具\n### III-b 复现\n## IV 开放问题\n",
         ["§0", "§I", "§I-a", "§I-c", "§III", "§III-b", "§IV"],
     ),
+    # held-out n3, o3, p3 (first contact: no section of any of the three documents was numbered)
+    "a Roman numeral, then a letter in brackets": (
+        "## Prologue · 读法\n## I. 架构\n### I(a) 解码范式\n### I(b) 自监督\n## IV. 部署\n### IV(b) 运行时\n",
+        ["§I", "§I(a)", "§I(b)", "§IV", "§IV(b)"],
+    ),
+    "a lettered number, then a slash and a letter": (
+        "## R0 怎么读\n## R1 级联\n### R1/a 经典级联\n## R3 序列\n### R3/b 语义 ID\n## R10 日志\n",
+        ["§R0", "§R1", "§R1/a", "§R3", "§R3/b", "§R10"],
+    ),
+    "a letter, then a slash and a small Roman numeral": (
+        "## A · 读法\n## B · 模型谱系\n### B/i · 统计基线\n### B/iii · 零样本\n### B/iv · 闭源 API\n## E · 开放问题\n",
+        ["§A", "§B", "§B/i", "§B/iii", "§B/iv", "§E"],
+    ),
 }
 
 
@@ -265,6 +278,10 @@ def test_a_counter_that_no_sibling_numbers_so_is_a_title() -> None:
         ("§1(c)。", "§1(c)"),
         ("§II-a 推理模型", "§II-a"),
         ("§III-2 临近预报", "§III-2"),
+        ("§II(c) 中文与方言", "§II(c)"),
+        ("§R3/b（语义 ID）", "§R3/b"),
+        ("§B/iv · 闭源", "§B/iv"),
+        ("§2/§3", "§2"),
         ("§1-2 专用代码模型", "§1-2"),
         ("§IV", "§IV"),
     ],

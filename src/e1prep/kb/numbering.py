@@ -1,8 +1,9 @@
 """How a living document numbers its sections, and how a § id is written in a note or a brief.
 
-Writers number in many ways: ``§1.2``, ``1.2``, ``1-2``, ``Section 1``, ``第 3 节``, letters (``S2.2``, ``B.1``, ``C4``,
-``M3-1``), and counters that extend their parent's (``R5`` → ``R5.c``, ``1`` → ``1a``, ``1`` → ``1(c)``, ``[W]`` →
-``W-1``, ``甲`` → ``甲-1``, ``II`` → ``II-a``, ``III`` → ``III-2``).
+Writers number in many ways: ``§1.2``, ``1.2``, ``1-2``, ``Section 1``, ``第 3 节``, letters (``S2.2``, ``B.1``,
+``C4``, ``M3-1``), and counters that extend their parent's (``R5`` → ``R5.c``, ``1`` → ``1a``, ``1`` → ``1(c)``,
+``[W]`` → ``W-1``, ``甲`` → ``甲-1``, ``II`` → ``II-a``, ``III`` → ``III-2``, ``I`` → ``I(a)``, ``R1`` → ``R1/a``,
+``B`` → ``B/iii``).
 A bare letter or a letter and digits (``H100``, ``Q4``) numbers nothing by its shape alone: the sibling
 headings decide, and a counter is a number only when the document's own headings use it as one.
 """
@@ -21,8 +22,9 @@ _STEMS = "甲乙丙丁戊己庚辛壬癸"
 #: (``§1.2``, ``§S2.2``, ``§B.1``, ``§C4``, ``§A``, ``§R5.c``, ``§3b``, ``§W-3``, ``§丙-4``, ``§甲``); the id
 #: without its ``§`` is group 1
 SECTION_ID = (
-    rf"§\s*((?:[A-Z]{{1,2}}[.\-]?|[{_STEMS}]-?)?\d+(?:\.\d+)*(?:-\d+(?![\d.]))?(?:\.?[a-z](?![A-Za-z0-9])|\([a-z]\))?"
-    rf"|[IVX]{{1,4}}(?:-(?:[a-z]|\d+))?(?![A-Za-z0-9])|[A-Z](?![A-Za-z0-9])|[{_STEMS}](?![\-\d]))"
+    rf"§\s*((?:[A-Z]{{1,2}}[.\-]?|[{_STEMS}]-?)?\d+(?:\.\d+)*(?:-\d+(?![\d.]))?(?:[./]?[a-z](?![A-Za-z0-9])|\([a-z]\))?"
+    rf"|[IVX]{{1,4}}(?:-(?:[a-z]|\d+)|\([a-z]\))?(?![A-Za-z0-9])|[A-Z](?:/(?:[ivx]{{1,4}}|\d+))?(?![A-Za-z0-9])"
+    rf"|[{_STEMS}](?![\-\d]))"
 )
 #: a heading's section number, whole (``§2.3｜Late interaction`` is §2.3, never §2), and what ends it:
 #: ``§1.2``, ``1.2``, ``1-2`` (small numbers joined by a hyphen, never a date's ``2026-10``), ``Section 1``,
@@ -41,12 +43,13 @@ _LETTERED_NUM = re.compile(
 #: a heading's leading counter, whatever its shape (``R5.c``, ``1a``, ``[W]``, ``【A】``, ``W-1``, ``甲-1``): a section
 #: number only where it extends its parent heading's or is extended by its children's (:func:`extended`)
 _COUNTER = re.compile(
-    rf"^(?:(?P<open>[\[【])\s*)?(?P<n>(?:[A-Z]{{1,2}}|[IVX]{{1,4}}|[{_STEMS}])(?:[.\-]?\d+(?:[.\-]\d+)*)?(?:[.\-]?[a-z])?"
+    rf"^(?:(?P<open>[\[【])\s*)?(?P<n>(?:[A-Z]{{1,2}}|[IVX]{{1,4}}|[{_STEMS}])(?:[.\-/]?\d+(?:[.\-/]\d+)*)?"
+    r"(?:[.\-/]?(?:[ivx]{2,4}|[a-z])|\([a-z]\))?"
     r"|\d+(?:\.\d+)*(?:\.?[a-z]|\([a-z]\))?)(?(open)\s*[\]】]|(?:[.、)｜|·:：—–-]|\s|$))"
 )
-#: what a child's counter adds to its parent's: one more counter, maybe after a dot or a hyphen, or in brackets
-#: (``M3`` → ``M3-1``, ``I`` → ``I-a``, ``1`` → ``1(c)``)
-_ONE_MORE = re.compile(r"[.\-]?(?:\d+|[a-z])|\([a-z]\)")
+#: what a child's counter adds to its parent's: one more counter (a number, a letter, a small Roman numeral),
+#: maybe after a dot, a hyphen or a slash, or in brackets (``M3`` → ``M3-1``, ``1`` → ``1(c)``, ``B`` → ``B/iii``)
+_ONE_MORE = re.compile(r"[.\-/]?(?:\d+|[ivx]{2,4}|[a-z])|\([a-z]\)")
 #: a document numbers by extension when at least this many headings extend their parent's counter
 _EXTENSIONS = 2
 
