@@ -75,3 +75,56 @@ def test_a_mail_needs_a_subject_and_another_header_field() -> None:
     assert message(["Subject: Weir", "", "text"]) is None
     found = message(["（转自邮件）", "发件人：ana", "主题：回复：Weir 的对冲请求"])
     assert found is not None and found[0] == "Weir 的对冲请求"
+
+
+FORWARDED = """**From:** Lin Yue <lin@team.invalid>
+**Date:** Mon, 24 May 2027 22:41:07 +0800
+**To:** Qiao <qiao@team.invalid>
+**Subject:** Fwd: Re: single-model streaming? (LACT paper)
+
+Qiao，转给你。LACT 这篇我周末把全文读完了（arXiv:2705.04417 v1 PDF，正文 + 附录都看了）。
+
+- 方法：一个 transducer，训练时随机抽 chunk 大小。
+- 结果：chunk 160 ms 档 WER 2.9 / 7.1（Table 3）。
+
+P.S. 列表里还有一篇《OmniVoice-ASR: Scaling Speech Recognition to 1,600 Languages》（2705.11206），我只看到标题。
+
+Lin
+
+> **From:** Raj <raj@partner.invalid>
+> **Subject:** Re: single-model streaming?
+>
+> LACT just came out, 160 ms latency. I only read the abstract.
+"""
+
+
+def test_a_mail_exported_with_bold_header_fields_is_one_message_and_its_postscript_another_item() -> None:
+    """Held-out n3 forwarded a thread as a mail client exports it (``**From:** …``) and named the paper by its
+    arXiv id, with no URL: each quoted message's header had become an item titled by a sender, and the
+    afterthought's title-only read had made the fully read paper a clue. The subject's aside names the
+    subject (``(LACT paper)``), and a postscript that points at something is an item of its own."""
+    items = split_note("inbox/lin/fwd.md", FORWARDED)
+    assert [i.title for i in items] == [
+        "single-model streaming? (LACT paper)",
+        "OmniVoice-ASR: Scaling Speech Recognition to 1,600 Languages",
+    ]
+    lact, omni = items
+    assert "Raj" not in lact.text and "只看到标题" not in lact.text
+    # the afterthought's title-only read limits the afterthought, not the paper read in full
+    assert lact.evidence.value == "verified" and omni.evidence.value != "verified"
+
+
+def test_a_postscript_that_points_at_nothing_stays_in_its_message() -> None:
+    ps = next(line for line in FORWARDED.split("\n") if line.startswith("P.S."))
+    text = FORWARDED.replace(ps, "P.S. Reading group moves to Thursday 4pm next week.")
+    items = split_note("inbox/lin/fwd.md", text)
+    assert len(items) == 1 and "Reading group" in items[0].text
+
+
+def test_the_subject_named_in_an_aside_with_its_kind_is_the_key() -> None:
+    from e1prep.read.subjects import candidates
+
+    assert candidates("single-model streaming? (LACT paper)")[0].name == "LACT"
+    assert candidates("Foo streaming (vLLM repo)")[0].name == "vLLM"
+    # an outlet in the aside is where it was read, not what it is about
+    assert candidates("SGLang deterministic inference, part 2 (LMSYS blog)")[0].name == "SGLang"

@@ -12,8 +12,8 @@ import re
 
 from ..text.lexicon import lexicon
 
-#: a header field's line: its name and its value
-_FIELD = re.compile(r"^\s*([A-Za-z-]{2,12}|[\u4e00-\u9fff]{2,4})\s*[:：]\s*(.*?)\s*$")
+#: a header field's line: its name and its value; a mail client's export may bold the name (``**From:** …``)
+_FIELD = re.compile(r"^\s*(\*\*)?([A-Za-z-]{2,12}|[\u4e00-\u9fff]{2,4})\s*[:：]\s*(?(1)\*\*)\s*(.*?)\s*$")
 #: how far into a note its header block may start (a line of the writer's own may precede it)
 _REACH = 3
 #: a signature's delimiter (``-- ``), and how many lines a signature may run to
@@ -51,6 +51,16 @@ def message(lines: list[str]) -> tuple[str, list[str]] | None:
     return subject, own
 
 
+def postscript(lines: list[str]) -> tuple[int, str] | None:
+    """Where a message's afterthought starts (``P.S. 还有一篇《…》``, ``附言：``), and that line without its mark."""
+    words = "|".join(re.escape(w) for w in sorted(lexicon().mail["postscript"], key=len, reverse=True))
+    opens = re.compile(rf"^\s*(?:\*\*)?(?:{words})(?:\*\*)?[\s:：,，]*", re.I)
+    for i, line in enumerate(lines):
+        if (m := opens.match(line)) and (m.end() == len(line) or not line[m.end() - 1].isalnum()):
+            return i, line[m.end() :]
+    return None
+
+
 def replies(lines: list[str]) -> bool:
     """Whether the note quotes an earlier message it attributes (``On Thu, … Mei wrote:``, ``…写道：``)."""
     return any(_ATTRIBUTION.search(line) for line in lines)
@@ -66,7 +76,7 @@ def _subject(lines: list[str]) -> str | None:
     for n, line in enumerate(filled):
         m = _FIELD.match(line)
         if m and _is_header(line):
-            found.setdefault(m.group(1).lower(), m.group(2))
+            found.setdefault(m.group(2).lower(), m.group(3))
         elif found or n >= _REACH:
             break
     subject = next((found[s] for s in subjects if s in found), None)
@@ -77,7 +87,7 @@ def _subject(lines: list[str]) -> str | None:
 
 def _is_header(line: str) -> bool:
     m = _FIELD.match(line)
-    return bool(m and m.group(1).lower() in lexicon().mail["headers"])
+    return bool(m and m.group(2).lower() in lexicon().mail["headers"])
 
 
 def _plain_subject(subject: str, prefixes: tuple[str, ...]) -> str:

@@ -33,7 +33,7 @@ from .labels import (
     title_field,
     title_under,
 )
-from .mail import message, replies
+from .mail import message, postscript, replies
 from .numbers import identifiers
 from .scope import QUOTED_CLAIM
 
@@ -1279,6 +1279,21 @@ def _answered_quotes(own: list[str], lines: list[str]) -> tuple[list[str], list[
     return [("" if quoted[i] else own[i]) for i in range(len(lines))], spans
 
 
+def _named_in(line: str, lines: list[str]) -> str | None:
+    """What a passage that opens with ``line`` points at, named: the title its line quotes (``还有一篇《OmniVoice-ASR:
+    …》``), else that line's first sentence when the passage holds a URL or an arXiv id; None when it points at
+    nothing (``P.S. Reading group moves to Thursday``)."""
+    quoted = next((m for m in _QUOTED_TITLE.finditer(line) if _quotes_a_title(line, m)), None)
+    if quoted:
+        return quoted.group(1)
+    return sentence_head(line) if _points_at(lines) else None
+
+
+def _points_at(own: list[str]) -> bool:
+    """Whether a message's own lines point at what it is about: a URL, or an arXiv id (``arXiv:2705.04417``)."""
+    return _UrlLines(own).total() > 0 or any(arxiv_ids(line) for line in own)
+
+
 def _unquoted(lines: list[str], found: list[_Span]) -> tuple[list[str], list[_Span]] | None:
     """The note's lines without their quote markers, and its items so read, when the markers are its
     layout: read quoted, it shows fewer than two items; unquoted, two or more (cards set as blockquotes,
@@ -1624,13 +1639,17 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     if answered is not None:
         # a reply that answers the quoted message point by point: each answer is an item, named by its question
         lines, best = answered
-    elif mail is not None and _UrlLines(lines).count(best) < 2 and (_UrlLines(own).total() or not (best or unquoted)):
+    elif mail is not None and _UrlLines(lines).count(best) < 2 and (_points_at(own) or not (best or unquoted)):
         # a pasted e-mail that is no digest (fewer than two of its items hold a URL) and points at what it
         # is about in its own words (not only in the thread it quotes), or holds no items, quoted or not: one
         # message, about what its subject says, read as its writer wrote it (``read.mail``)
         subject, lines = mail
         filled = [i for i, line in enumerate(lines) if line.strip()]
         best = [_Span(subject, filled[0], filled[-1] + 1, "message")] if filled else []
+        ps = postscript(lines)
+        if best and ps is not None and filled[0] < ps[0] and (named := _named_in(ps[1], lines[ps[0] : best[0].end])):
+            # its afterthought (``P.S. 还有一篇《…》，我只看到标题``) is about something else: an item of its own
+            best = [replace(best[0], end=ps[0]), _Span(named, ps[0], best[0].end, "postscript")]
     elif unquoted is not None:
         lines, best = unquoted
     best = best or _prose_spans(lines, _UrlLines(lines))  # prose only where nothing else fits

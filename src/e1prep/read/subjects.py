@@ -179,14 +179,25 @@ def candidates(title: str, text: str = "", urls: tuple[str, ...] | list[str] = (
         board.add(re.split(r"[:：]\s", called["title"], maxsplit=1)[0], 5.0, "called")  # its name before a colon
     board.spans(title, text.split("\n", 1)[0])
     for aside in asides:
-        for m in _NAME.finditer(aside):
-            board.add(m.group(0), -1.0, "aside")
+        names = list(_NAME.finditer(aside))
+        for m in names:
+            board.add(m.group(0), 5.0 if _names_its_kind(aside, names) and m is names[0] else -1.0, "aside")
     board.urls(urls)
     if not board.scored:  # a title in Chinese only: its head run of characters
         cjk = _CJK_HEAD.match(head)
         if cjk and not _junk(cjk.group(1)):
             board.scored[cjk.group(1)] = Candidate(cjk.group(1), 0.0, "title-cjk")
     return sorted(board.scored.values(), key=lambda c: -c.score)
+
+
+def _names_its_kind(aside: str, names: list[re.Match[str]]) -> bool:
+    """Whether an aside is a name and the kind of thing it is (``(LACT paper)``, ``(vLLM repo)``): it says what
+    the title is about. The name is a proper one (a capital, or shaped like a product); the one other word is a
+    kind of subject (``data/writing.toml`` [labels] kinds), not an outlet (``(LMSYS blog)``)."""
+    if len(names) != 2 or not (names[0].group(0)[:1].isupper() or _read_name(names[0].group(0))[2]):
+        return False
+    rest = (aside[: names[0].start()] + aside[names[0].end() :]).split()
+    return len(rest) == 1 and rest[0].lower() in lexicon().subject_kinds
 
 
 def _url_words(urls: tuple[str, ...] | list[str]) -> set[str]:

@@ -20,6 +20,8 @@ class Lexicon:
     labels: frozenset[str]
     #: the field labels that give a labelled item its title (lower-cased)
     title_labels: frozenset[str]
+    #: the kinds of thing a subject is (``paper``, ``仓库``), lower-cased
+    subject_kinds: frozenset[str]
     #: the verdict words an item's label may be (lower-cased)
     verdict_labels: frozenset[str]
     #: an outliner's task states before a heading's title (``DONE``), as written (upper case)
@@ -95,6 +97,7 @@ def lexicon() -> Lexicon:
         columns={k: tuple(w.lower() for w in v) for k, v in data["columns"].items()},
         labels=frozenset(w.lower() for w in data["labels"]["words"]),
         title_labels=frozenset(w.lower() for w in data["labels"]["title"]),
+        subject_kinds=frozenset(w.lower() for w in data["labels"]["kinds"]),
         verdict_labels=frozenset(w.lower() for w in data["labels"]["verdicts"]),
         task_states=frozenset(data["labels"]["task_states"]),
         outlets=frozenset(n.lower() for n in data["outlets"]["names"]),
