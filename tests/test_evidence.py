@@ -553,3 +553,30 @@ def test_a_bullet_under_the_items_heading_is_one_claim() -> None:
     # the other side: a one-line remark that is a bullet is the item's own line, not a claim of its body
     line = "- not checked, only the abstract"
     assert not scope.claim_only(line, line.index("not checked"), line.index("not checked") + 11)
+
+
+@pytest.mark.parametrize(
+    "remark,level",
+    [
+        # held-out n3: a time that may be past, with the check said done (``读完了``), is a read that happened
+        ("LACT 这篇我周末把全文读完了", L.verified),
+        ("今晚全文读完了", L.verified),
+        # the other side: the same time before a check not said done, or a time only ahead, is a plan
+        ("打算周末把全文读完", L.unverified),
+        ("周末把全文读完", L.unverified),
+        ("明天全文读完了再说", L.unverified),
+        # the writer's word about their own check is theirs (``先说我读到哪一层：…``), someone else's is a relay
+        ("先说我读到哪一层：我把全文读完了", L.verified),
+        ("I said I read it in full", L.verified),
+        ("同组的人说原文读过了", L.unverified),
+        ("Tom 说他全文读完了", L.unverified),
+        # someone else's partial read, reported beside the writer's full read, is theirs: it does not lower it
+        ("我全文读完了。Raj 他自己也说只看了 abstract。", L.verified),
+        ("他也说只看了摘要", L.unverified),
+        # the writer's own mark is no upstream mark (``表号我标了``); an upstream one is a relay
+        ("全文读完，表号我标了。", L.verified),
+        ("上游标了待核", L.unverified),
+    ],
+)
+def test_whose_check_and_when_decide_the_reading(remark: str, level: L) -> None:
+    assert read_remark(remark).level is level

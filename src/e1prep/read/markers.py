@@ -341,6 +341,10 @@ class Governing:
     reported: re.Pattern[str]
     before: re.Pattern[str]
     right_before: re.Pattern[str]
+    speech: re.Pattern[str]
+    first_person: re.Pattern[str]
+    maybe_past: re.Pattern[str]
+    done: re.Pattern[str]
     after: re.Pattern[str]
     right_after: re.Pattern[str]
     clause_end: re.Pattern[str]
@@ -364,6 +368,10 @@ def governing() -> Governing:
         reported=alt("reported"),
         before=alt("before"),
         right_before=alt("right_before", r"(?:{})\s*$"),
+        speech=alt("speech"),
+        first_person=alt("first_person"),
+        maybe_past=alt("maybe_past"),
+        done=alt("done", r"^(?:{})"),
         after=alt("after"),
         right_after=alt("right_after", r"^(?:{})"),
         clause_end=alt("clause_end", r"(?:{})\s*$"),
@@ -396,8 +404,15 @@ def _clause_start(text: str, at: int) -> int:
 
 
 def _governed(low: str, hit: Hit) -> Hit:
-    """A full-read hit as its sentence reads it: a hedge when a condition, plan, question or work in
-    progress governs it, ``partial`` when a parenthesis right after it names a part, else itself."""
+    """A read of a text that holds a full read, as its sentence reads it. The full read: a hedge when a condition,
+    plan, question, work in progress or someone else's word governs it, ``partial`` when a parenthesis right after
+    it names a part, else itself. A partial read someone else is reported to have made (``他自己也说只看了
+    abstract``): a relay, their check and not the writer's."""
+    if hit.marker.kind == "partial":
+        start = _clause_start(low, hit.start)
+        if _reported_check(governing(), low[start : hit.start]):
+            return Hit(hit.start, hit.end, replace(hit.marker, kind="relay", level=EvidenceLevel.unverified))
+        return hit
     if hit.marker.kind != "full":
         return hit
     g = governing()
@@ -423,6 +438,8 @@ def _governed(low: str, hit: Hit) -> Hit:
     before, after = low[start : hit.start], low[hit.end : end]
     if (
         g.before.search(before)
+        or _reported_check(g, before)
+        or (g.maybe_past.search(before) and not g.done.match(after))
         or g.right_before.search(before)
         or g.after.search(after)
         or g.right_after.match(after)
@@ -434,6 +451,13 @@ def _governed(low: str, hit: Hit) -> Hit:
         if narrowed and g.parts.search(narrowed.group(1)) and not g.whole.search(narrowed.group(1)):
             return Hit(hit.start, narrowed.end(), replace(hit.marker, kind="partial", level=EvidenceLevel.partial))
     return hit
+
+
+def _reported_check(g: Governing, before: str) -> bool:
+    """Whether a check's clause, before it, reports someone's word that it happened (``Tom 说原文读过了``),
+    not the writer's own check that follows their word (``先说我读到哪一层：我把全文读完了``)."""
+    said = [m.end() for m in g.speech.finditer(before)]
+    return bool(said) and not g.first_person.search(before, said[-1])
 
 
 _PAREN = re.compile(r"\s?[（(]([^）)\n]{1,40})[）)]")
