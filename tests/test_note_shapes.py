@@ -790,3 +790,51 @@ def test_an_obsidian_callout_is_the_writers_own_words() -> None:
     # the other side: a plain quotation of someone else's read stays theirs
     quoted = CALLOUT.replace("> [!note] 读到哪\n", "> Jay 说：\n")
     assert split_note("inbox/lin/n.md", quoted)[0].evidence is EvidenceLevel.unverified
+
+
+NOTION_TOGGLES = """# TS radar — week 22
+
+Created by: Lina
+Tags: time-series, radar
+
+<aside>
+📌 Two things this week.
+</aside>
+
+<details>
+<summary>Kestrel-TS — arXiv:2705.09317 — "Kestrel-TS: In-Context Covariates" ✅ read in full</summary>
+
+**How far I read:** the whole PDF, main text and appendices.
+
+**What it is**
+- 240M-parameter decoder-only forecaster with a covariate gate per layer.
+
+**Results (Table 2 of the paper)**
+- GIFT-Eval, zero-shot: MASE 0.681 on 90 of the 97 configurations.
+
+**Code / license**
+- github.com/kestrel-lab/kestrel-ts, Apache-2.0.
+
+</details>
+
+<details>
+<summary>Tidewater — arXiv:2705.11111 — skim only</summary>
+
+**How far I read:** the abstract.
+
+- A tidal-gauge forecaster.
+
+</details>
+"""
+
+
+def test_a_notion_toggle_is_one_item_titled_by_its_summary() -> None:
+    """Held-out p3's Notion export: each ``<details>`` toggle is one item about what its summary names. The
+    bold lines inside a toggle (``**What it is**``, ``**Results**``) had become three items, and the toggle's
+    full read was lost to them."""
+    items = split_note("inbox/lina/radar.md", NOTION_TOGGLES)
+    assert [i.title.split(" — ")[0] for i in items] == ["Kestrel-TS", "Tidewater"]
+    kestrel, tidewater = items
+    assert "covariate gate" in kestrel.text and "MASE 0.681" in kestrel.text
+    assert kestrel.evidence.value == "verified" and tidewater.evidence.value != "verified"
+    assert "<details>" not in kestrel.text and "</summary>" not in kestrel.text

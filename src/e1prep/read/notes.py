@@ -1578,6 +1578,41 @@ def _points_at_something(part: list[str]) -> bool:
 _CALLOUT = re.compile(r"^\s*>\s*\[!\w+\][+-]?\s*(?P<title>.*)$")
 
 
+#: an HTML block's tags on lines of their own, as Notion and GitHub export toggles and asides (``<details>``,
+#: ``</aside>``), and a toggle's summary (``<summary>Kestrel-TS — arXiv:… ✅ read in full</summary>``)
+_HTML_BLOCK_TAG = re.compile(r"^\s*</?(?:details|aside)\b[^>]*>\s*$", re.I)
+_SUMMARY = re.compile(r"^\s*<summary>(?P<title>.*?)</summary>\s*$", re.I)
+#: a line set in bold, whole
+_BOLD_LINE = re.compile(r"^\s*\*\*(?P<text>[^*\n]+)\*\*\s*$")
+
+
+def _toggles(lines: list[str]) -> list[str]:
+    """The note's lines with each toggle (``<details><summary>…</summary> … </details>``) written as a heading
+    over its text, one level below the heading above it: a toggle is the writer's block about what its summary
+    names, and a line set in bold inside it names a part of that block (``**What it is**``, ``**Results**``), no
+    item of its own: it is written plain. An aside's tags (``<aside>``) are markup, its text the writer's. One
+    line for one line."""
+    if not any("<" in line for line in lines):
+        return lines
+    out = list(lines)
+    level = 1  # the level of the last heading outside every toggle
+    depth = 0
+    for i, line in enumerate(lines):
+        if depth == 0 and (heading := _heading(line)):
+            level = heading[0]
+        elif m := _SUMMARY.match(line):
+            out[i] = "#" * min(level + depth, 6) + " " + m["title"].strip()
+        elif depth and (bold := _BOLD_LINE.match(line)):
+            out[i] = bold["text"]
+        elif _HTML_BLOCK_TAG.match(line):
+            out[i] = ""
+            if line.lstrip()[1:].lower().startswith("details"):
+                depth += 1
+            elif line.lstrip()[2:].lower().startswith("details"):
+                depth = max(depth - 1, 0)
+    return out
+
+
 def _callouts(lines: list[str]) -> list[str]:
     """The note's lines with each Obsidian callout written as the writer's own text: a callout is a block the
     writer sets off (``> [!note] 读到哪`` over ``> 摘要、Intro … 读到 3.2 为止``), not someone else's words quoted.
@@ -1629,7 +1664,7 @@ def _transposed_tables(lines: list[str]) -> list[str]:
 
 def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     """Items of a note: headings, numbered lists, table rows or bullets with a URL, whichever fits."""
-    lines = _transposed_tables(_callouts(_plain_markup(body.split("\n"))))
+    lines = _transposed_tables(_callouts(_toggles(_plain_markup(body.split("\n")))))
     digest = _message_digest(lines)
     best = digest or _spans_of(lines)
     mail = None if digest else message(lines)
