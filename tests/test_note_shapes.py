@@ -838,3 +838,45 @@ def test_a_notion_toggle_is_one_item_titled_by_its_summary() -> None:
     assert "covariate gate" in kestrel.text and "MASE 0.681" in kestrel.text
     assert kestrel.evidence.value == "verified" and tidewater.evidence.value != "verified"
     assert "<details>" not in kestrel.text and "</summary>" not in kestrel.text
+
+
+READING_NOTES = """# 读书笔记 · CASID（arXiv:2705.09317）
+
+xiaoyu · 2027-05-28 09:10
+
+**读到什么程度**：v2 的 PDF 全文，正文 + 附录 A、B 都读完。
+**标题**：CASID: Collision-Aware Semantic IDs for Generative Retrieval
+**链接**：https://arxiv.org/abs/2705.09317
+
+---
+
+**摘抄 1**（§1 Introduction）
+
+> "At 60M items, a three-level RQ-VAE assigns the same code tuple to 11.4% of items."
+
+感想：第一次看到千万级目录上的碰撞率实测。
+
+**摘抄 2**（Table 2）
+
+> CASID — collision rate 0.8% (60M catalog); Recall@100 +3.1 pt.
+
+感想：注意版本，v1 摘要写的是 0.3%。
+"""
+
+
+def test_a_note_about_one_source_is_one_item_whatever_parts_it_has() -> None:
+    """Held-out o3's 读书笔记 opens with the source's fields (title, link, how far it was read), then quotes and
+    comments (``**摘抄 1**`` / ``感想：``): one paper, read in full. Each 摘抄 had become an item titled by its
+    quotation, none of them the paper. Two title fields are two items' (a list of cards), not one source's."""
+    items = split_note("inbox/xiaoyu/notes.md", READING_NOTES)
+    assert [i.title for i in items] == ["CASID: Collision-Aware Semantic IDs for Generative Retrieval"]
+    assert "11.4%" in items[0].text and "v1 摘要写的是 0.3%" in items[0].text
+    two = READING_NOTES.replace("感想：第一次看到", "**标题**：Another paper\n感想：第一次看到")
+    assert len(split_note("inbox/xiaoyu/notes.md", two)) >= 2
+
+
+def test_a_bold_title_field_gives_its_value_without_the_bold() -> None:
+    from e1prep.read.labels import title_field
+
+    assert title_field("**Title:** FlashKV: tiered KV") == "FlashKV: tiered KV"
+    assert title_field("**标题**：CASID") == "CASID"

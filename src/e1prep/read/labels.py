@@ -21,7 +21,9 @@ _LABEL = re.compile(
 )
 #: what a label's signs are made of: anything but letters, digits and CJK (status marks, emoji, bold, ``#``)
 _SIGNS = re.compile(r"[^\w\u3400-\u9fff-]+")
-_FIELD = re.compile(r"^\s*(?:[-*+>]\s+)?(?:\*\*)?(?P<label>[^\s:：*]{1,16})(?:\*\*)?\s*[:：]\s*(?P<value>.*)$")
+_FIELD = re.compile(
+    r"^\s*(?:[-*+>]\s+)?(?:\*\*)?(?P<label>[^\s:：*]{1,16})(?:\*\*)?\s*[:：]\s*(?:\*\*(?=\s))?\s*(?P<value>.*)$"
+)
 _BULLET = re.compile(r"^\s*(?:[-*+>]|\d{1,3}[.)、])\s+")
 _URL_ONLY = re.compile(r"^\s*<?https?://\S+>?\s*$")
 #: where a first line of substance ends as a title: its first sentence, at most this many characters
@@ -169,6 +171,12 @@ def labelled_by_field(headings: list[str], bodies: list[list[str]]) -> list[Labe
 
 def _opens_with_title_field(lines: list[str]) -> bool:
     return title_field(next((line for line in lines if line.strip()), "")) is not None
+
+
+def is_field(line: str) -> bool:
+    """Whether ``line`` is a field: a short label, a colon, a value (``**链接**：https://…``, ``Read: abstract``)."""
+    m = _FIELD.match(line)
+    return m is not None and bool(m.group("value").strip())
 
 
 def title_field(line: str) -> str | None:

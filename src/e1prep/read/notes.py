@@ -26,6 +26,7 @@ from .labels import (
     FIELD_WORD,
     TITLE_MAX,
     declared_states,
+    is_field,
     labelled,
     labelled_by_field,
     read_label,
@@ -1289,6 +1290,10 @@ def _named_in(line: str, lines: list[str]) -> str | None:
     return sentence_head(line) if _points_at(lines) else None
 
 
+#: the longest line before a note's opening paragraph that is its byline, not its text (``xiaoyu · 2027-05-28``)
+_BYLINE = 60
+
+
 def _points_at(own: list[str]) -> bool:
     """Whether a message's own lines point at what it is about: a URL, or an arXiv id (``arXiv:2705.04417``)."""
     return _UrlLines(own).total() > 0 or any(arxiv_ids(line) for line in own)
@@ -1523,6 +1528,31 @@ _BY_NUMBER = re.compile(r"(?<![\w(])\((\d{1,2})\)(?![\w)])")
 _ANSWER_OPENING = 2
 
 
+def _one_source(lines: list[str], spans: list[_Span]) -> list[_Span]:
+    """The note's one item, when the note is about one source: its opening paragraph is a block of fields that
+    gives the source's title and link (``**标题**：CASID: …`` beside ``**链接**：https://…`` or an arXiv id), and no
+    other line of the note gives a title. The parts under it (``**摘抄 1**`` / ``感想：``) are that source's."""
+    if len(spans) < 2:
+        return spans
+    titled = [i for i, line in enumerate(lines) if title_field(line) is not None]
+    if len(titled) != 1:
+        return spans
+    at = titled[0]
+    start = at
+    while start > 0 and lines[start - 1].strip():
+        start -= 1
+    end = at
+    while end < len(lines) and lines[end].strip():
+        end += 1
+    block = [line for line in lines[start:end] if line.strip()]
+    # the opening paragraph: nothing but headings and a byline before it, no item starts before it
+    opening = all(not ln.strip() or _heading(ln) or len(ln) < _BYLINE for ln in lines[:start])
+    if not opening or spans[0].start > end or sum(map(is_field, block)) < 2 or not _points_at(block):
+        return spans
+    title = title_field(lines[at]) or ""
+    return [_Span(title, min(start, spans[0].start), max(s.end for s in spans), "one-source")]
+
+
 def _answers_by_number(lines: list[str], spans: list[_Span]) -> tuple[list[_Span], dict[int, tuple[str, ...]]]:
     """Parts that answer a numbered list's entries by their numbers (a triage thread's comments under the
     opener's ``1. https://…`` … ``4. https://…``: ``(2) I only looked at card 5291…``, ``Helix post (1): read it
@@ -1692,6 +1722,7 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     best = _outline_blocks(lines, best)
     best = _parted_by_breaks(lines, best)
     best = _retitle_field_titles(lines, best)
+    best = _one_source(lines, best)
     if not best and body.strip():
         title = next((ln for ln in lines if ln.strip()), "")
         best = [_Span(title.lstrip("# "), 0, len(lines), "whole-note")]
