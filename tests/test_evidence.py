@@ -580,3 +580,20 @@ def test_a_bullet_under_the_items_heading_is_one_claim() -> None:
 )
 def test_whose_check_and_when_decide_the_reading(remark: str, level: L) -> None:
     assert read_remark(remark).level is level
+
+
+@pytest.mark.parametrize(
+    "remark,level",
+    [
+        # a model's card is the page read, no card of the KB (held-out p3, first contact o)
+        ("Read the model card end to end.", L.verified),
+        ("**How far I read:** the model card, top to bottom.", L.verified),
+        ("only looked at the card", L.card),
+        # the maker's own post read in full is the maker's word (held-out g3 had its numbers quotable)
+        ("I read the launch post end to end, but it's their own post: they claim 96.3% recall.", L.vendor),
+        # a paper's authors claiming their result is the paper's own result
+        ("Read the paper end to end; they claim a 2x speed-up in Table 3.", L.verified),
+    ],
+)
+def test_whose_page_was_read(remark: str, level: L) -> None:
+    assert read_remark(remark).level is level

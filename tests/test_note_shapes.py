@@ -880,3 +880,71 @@ def test_a_bold_title_field_gives_its_value_without_the_bold() -> None:
 
     assert title_field("**Title:** FlashKV: tiered KV") == "FlashKV: tiered KV"
     assert title_field("**标题**：CASID") == "CASID"
+
+
+MIND_MAP = """# blogs-discovery 2027-06-01 (yuki) — XMind 导出
+
+- 今日 blogs / feeds（yuki, 2027-06-01 上午）
+  - TimesFM 2.5 模型卡（复读）
+    - 哪里：Hugging Face google/timesfm-2.5-200m-pytorch 的 model card
+      - 读到哪：整页从头读到尾
+        - 版本还是 2.5，和我们文档里写的一致
+  - "Scaling Laws for Zero-Shot Forecasting, Revisited"
+    - 哪里：arXiv 每日列表里划过去的一行
+      - 读到哪：只看到标题和编号，没有点开
+        - arXiv:2705.20877
+  - DataWise（自动生成预测看板的 agent）
+    - 哪里：Product Hunt 页面
+      - → 归 agent 专题，不进 time-series
+"""
+
+ONE_ITEM_WITH_POINTS = """# radar
+
+- FlashKV（https://github.com/flashkv/flashkv）
+  - README 读完
+  - tiered KV cache over CXL
+  - 1.4× throughput on their bench
+"""
+
+
+def test_a_mind_maps_centre_is_no_item_its_branches_are() -> None:
+    """Held-out p3's XMind export: one entry at the margin (the map's centre) over three branches with branches of
+    their own. The whole map had been one item titled by its centre, and its recheck of TimesFM was lost."""
+    items = split_note("inbox/yuki/map.md", MIND_MAP)
+    assert [i.title[:12] for i in items] == ["TimesFM 2.5 ", '"Scaling Law', "DataWise（自动生"]
+    assert items[0].evidence.value == "verified"  # the model card read in full is the page, no KB card
+    # one entry with plain points under it is one item, as it was
+    assert len(split_note("inbox/x/radar.md", ONE_ITEM_WITH_POINTS)) == 1
+
+
+ADRS = """# Architecture decision records
+
+## ADR-041 · Quiver SeqRank (in-engine sequence ranking)
+
+**Context.**
+Quiver launched SeqRank: sequence ranking inside the retrieval engine. I read https://quiver.invalid/seqrank
+top to bottom, but it's their own post: the only numbers are the vendor's.
+
+**Decision.**
+Do not adopt now.
+
+## ADR-042 · Fennel rerank cache
+
+**Context.**
+A cache of rerank scores keyed by user state, https://fennel.invalid/blog/rerank-cache (abstract only).
+
+**Decision.**
+Watch.
+"""
+
+
+def test_a_bold_line_that_opens_every_block_is_a_parts_name() -> None:
+    """Held-out o3's ADRs open each part with the same bold line (``**Context.**`` / ``**Decision.**``): those
+    lines had become the items (nine of them, three called ``Context.``), and the vendor's product was keyed
+    ``Context``. Each ADR is one item; the maker's own post read in full is the vendor's word."""
+    items = split_note("inbox/hamid/adr.md", ADRS)
+    assert [i.title for i in items] == [
+        "ADR-041 · Quiver SeqRank (in-engine sequence ranking)",
+        "ADR-042 · Fennel rerank cache",
+    ]
+    assert items[0].evidence.value == "vendor"

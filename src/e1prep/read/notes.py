@@ -812,6 +812,10 @@ def _link_paragraph_spans(lines: list[str]) -> list[_Span]:
     # titles differ
     repeated = Counter(title for _, title in run_in)
     run_in = [(i, title) for i, title in run_in if repeated[title] < 2]
+    # so is a bold line that several blocks open with (an ADR's ``**Context.**`` / ``**Decision.**`` under each
+    # of its headings): a part's name, each time, no item's title
+    bold = Counter(title for i, title in starts if _BOLD_TITLE.match(lines[i].strip()))
+    starts = [(i, title) for i, title in starts if bold[title] < 2 or not _BOLD_TITLE.match(lines[i].strip())]
     if len(run_in) >= 2:  # siblings: the paragraphs' run-in titles are a layout, not emphasis
         starts = sorted(starts + run_in)
     spans = []
@@ -1643,6 +1647,36 @@ def _toggles(lines: list[str]) -> list[str]:
     return out
 
 
+#: an entry of an indented list: its indent and its text
+_INDENTED_ENTRY = re.compile(r"^(?P<indent>[ \t]*)[-*+•▸▹‣]\s+(?P<text>\S.*)$")
+
+
+def _outline_root(lines: list[str]) -> list[str]:
+    """The note's lines with a mind map's centre written as a heading, its branches one level up: an outline
+    whose one entry at the margin points at nothing (``- 今日 blogs / feeds``) and holds two or more branches
+    that have branches of their own (an XMind or a MindNode export) is a map about its branches, each an item.
+    One entry with plain points under it is one item, as it was. One line for one line."""
+    entries = [(i, m) for i, line in enumerate(lines) if (m := _INDENTED_ENTRY.match(line))]
+    top = [(i, m) for i, m in entries if not m["indent"]]
+    if len(top) != 1 or _points_at([lines[top[0][0]]]):
+        return lines
+    root = top[0][0]
+    below = [(i, len(m["indent"].expandtabs(4))) for i, m in entries if i > root]
+    if not below:
+        return lines
+    step = min(width for _, width in below)
+    branches = [n for n, (_, width) in enumerate(below) if width == step]
+    grown = sum(1 for a, b in pairwise([*branches, len(below)]) if b - a > 1)  # a branch with branches under it
+    if len(branches) < 2 or grown < 2:
+        return lines
+    out = list(lines)
+    out[root] = "## " + top[0][1]["text"]
+    for i, _ in below:
+        line = out[i].expandtabs(4)
+        out[i] = line[step:] if line[:step].strip() == "" else line
+    return out
+
+
 def _callouts(lines: list[str]) -> list[str]:
     """The note's lines with each Obsidian callout written as the writer's own text: a callout is a block the
     writer sets off (``> [!note] 读到哪`` over ``> 摘要、Intro … 读到 3.2 为止``), not someone else's words quoted.
@@ -1694,7 +1728,7 @@ def _transposed_tables(lines: list[str]) -> list[str]:
 
 def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     """Items of a note: headings, numbered lists, table rows or bullets with a URL, whichever fits."""
-    lines = _transposed_tables(_callouts(_toggles(_plain_markup(body.split("\n")))))
+    lines = _transposed_tables(_callouts(_outline_root(_toggles(_plain_markup(body.split("\n"))))))
     digest = _message_digest(lines)
     best = digest or _spans_of(lines)
     mail = None if digest else message(lines)
