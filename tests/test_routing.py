@@ -266,3 +266,32 @@ def test_sections_the_document_numbers_by_extension_are_routed_and_verified() ->
     # the other side: a section of that shape the document lacks is refused
     brief.increments[0].section = "§W-9"
     assert "section-unknown" in {v.rule for v in verifier.verify(brief).violations}
+
+
+LOGGED = """# time-series 活文档
+
+## B · 模型谱系
+
+### B/iii · 零样本基础模型
+
+Chronos-2、TimesFM 2.5、Moirai 2.0：开放权重的零样本预测模型，协变量支持各不相同。
+
+### B/iv · 闭源预测 API
+
+TimeGPT-2（Nixtla）：托管预测 API，厂商自述，无数字入档。
+
+## F · 动态日志
+
+- 2027-05-28 · E1：无新增模型；toto 计数刷新（卡片采集）。
+- 2027-05-20 · TimesFM 2.5 模型卡复读，仍为最新。
+- 2027-04-12 · B/iv 补记 TimeGPT-2（Nixtla 官网，厂商自述）。
+- 2027-03-22 · C/i 加入 BOOM（论文与 README）。
+"""
+
+
+def test_a_log_of_the_documents_changes_is_never_routed_to() -> None:
+    """Held-out p3's ``## F · 动态日志`` (dated entries naming where items went) took TimeGPT-3 from §B/iv, and
+    o3's ``R10 更新日志`` made SeqRank undecided: a log records where items went, it is no topic."""
+    doc = parse_knowledge("k.md", LOGGED)
+    found = route(doc, "Nixtla 发布 TimeGPT-3：托管预测 API，厂商自述", "TimeGPT-3", ["TimeGPT-3"])
+    assert found.section == "§B/iv" and "§F" not in found.candidates

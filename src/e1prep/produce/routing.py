@@ -133,7 +133,7 @@ class SectionRouter:
     @classmethod
     def build(cls, doc: KnowledgeDoc) -> SectionRouter:
         lines = doc.text.split("\n")
-        candidates = _candidates(doc)
+        candidates = _candidates(doc, lines)
         by_id = {s.id: s for s in doc.sections}
         bags: list[dict[str, float]] = []
         for sec in candidates:
@@ -293,13 +293,30 @@ def _terms(text: str) -> Counter[str]:
     return bag
 
 
-def _candidates(doc: KnowledgeDoc) -> list[Section]:
+#: a line of a log: a dated entry (``- 2027-05-28 · E1：…``, ``| 2027-05-12 | …``, ``05-20：…``)
+_DATED_LINE = re.compile(r"^\s*(?:[-*+]\s+|\|\s*)?(?:\*\*)?(?:\d{4}[-/.])?\d{1,2}[-/.]\d{1,2}\b")
+#: a section is a log when at least this many of its lines, and this share of them, are dated entries
+_LOG_LINES = 3
+_LOG_SHARE = 2 / 3
+
+
+def _is_log(lines: list[str]) -> bool:
+    """Whether a section's body is a log of the document's own changes (``## F · 动态日志``: dated entries), where
+    no item is filed: it records where the items went."""
+    filled = [line for line in lines if line.strip() and not set(line.strip()) <= set("|-: ")]
+    dated = sum(1 for line in filled if _DATED_LINE.match(line))
+    return dated >= _LOG_LINES and dated >= _LOG_SHARE * len(filled)
+
+
+def _candidates(doc: KnowledgeDoc, lines: list[str]) -> list[Section]:
     """The sections an item can go to: those with no numbered section inside them, less an index (a
-    section that holds most of the document's arXiv anchors is a list of references, not a topic)."""
+    section that holds most of the document's arXiv anchors is a list of references, not a topic) and a log
+    of the document's changes (dated entries: where items went, not a topic)."""
     sections = doc.sections
     # sections come in document order: one holds another exactly when the next one starts inside it
     nexts = [*sections[1:], None][: len(sections)]
     leaves = [s for s, after in zip(sections, nexts, strict=True) if after is None or after.start > s.end]
+    leaves = [s for s in leaves if not _is_log(lines[s.start : s.end])] or leaves
     anchors = doc.anchors
     if len(anchors) >= 3:
         held = Counter(sid for where in anchors.values() for sid in where)
