@@ -231,7 +231,22 @@ EXTENDED = {
         "## A · 读法\n## B · 模型谱系\n### B/i · 统计基线\n### B/iii · 零样本\n### B/iv · 闭源 API\n## E · 开放问题\n",
         ["§A", "§B", "§B/i", "§B/iii", "§B/iv", "§E"],
     ),
+    # held-out r3, s3 (first contact: no section of either document was numbered)
+    "a Greek letter, then a number": (
+        "## α 范围与读法\n## β 路由\n### β1 路由形态\n### β3 路由坍缩\n## γ 架构\n### γ2 模型谱系\n## Ω 附录\n",
+        ["§α", "§β", "§β1", "§β3", "§γ", "§γ2"],
+    ),
+    "a word in capitals, then a colon and a number": (
+        "## MAP · 怎么读\n## BEN · 基准\n### BEN:1 基准版图\n### BEN:2 榜单\n## ENG · 工程\n### ENG:1 工具\n",
+        ["§MAP", "§BEN", "§BEN:1", "§BEN:2", "§ENG", "§ENG:1"],
+    ),
 }
+
+
+def test_a_pilcrow_signs_a_section_as_the_section_sign_does() -> None:
+    """Held-out q3 numbered ``## ¶10`` / ``### ¶11``: no section was numbered, no increment routed."""
+    doc = parse_knowledge("k.md", "# 活文档\n## ¶10 数据与基准\n### ¶11 公开数据集\n### ¶12 基准\n## ¶20 分割\n")
+    assert [s.id for s in doc.sections] == ["§10", "§11", "§12", "§20"]
 
 
 def test_a_number_joined_by_a_hyphen_is_one_section_number() -> None:
@@ -282,6 +297,9 @@ def test_a_counter_that_no_sibling_numbers_so_is_a_title() -> None:
         ("§R3/b（语义 ID）", "§R3/b"),
         ("§B/iv · 闭源", "§B/iv"),
         ("§2/§3", "§2"),
+        ("§β3 路由坍缩", "§β3"),
+        ("§BEN:1 基准版图", "§BEN:1"),
+        ("¶22", "§22"),
         ("§1-2 专用代码模型", "§1-2"),
         ("§IV", "§IV"),
     ],

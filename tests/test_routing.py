@@ -295,3 +295,9 @@ def test_a_log_of_the_documents_changes_is_never_routed_to() -> None:
     doc = parse_knowledge("k.md", LOGGED)
     found = route(doc, "Nixtla 发布 TimeGPT-3：托管预测 API，厂商自述", "TimeGPT-3", ["TimeGPT-3"])
     assert found.section == "§B/iv" and "§F" not in found.candidates
+
+
+def test_eval_reads_a_pilcrow_section_as_the_section_the_brief_names() -> None:
+    from e1prep.evals.runner import _section_id
+
+    assert _section_id("¶22") == "§22" and _section_id("§1.2") == "§1.2" and _section_id("3.1") == "§3.1"

@@ -255,7 +255,7 @@ def score_routing(
 def _section_id(section: str) -> str:
     """A golden section as the brief writes it: a document numbered without ``§`` (``## 3.`` / ``### 3.1``)
     has its sections named ``3.1`` by a hand and ``§3.1`` by the brief; both are the one section."""
-    section = section.strip()
+    section = section.strip().removeprefix("¶")  # a pilcrow signs a section as § does (``¶22`` is §22)
     return section if section.startswith("§") else "§" + section
 
 

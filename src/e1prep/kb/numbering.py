@@ -15,14 +15,17 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-#: the counters of a Chinese sequence (天干): ``甲``, ``乙``, ``丙`` … number sections as letters do
-_STEMS = "甲乙丙丁戊己庚辛壬癸"
+#: the counters of a Chinese sequence (天干): ``甲``, ``乙``, ``丙`` … number sections as letters do, and so do
+#: Greek letters (``## β`` over ``### β3``)
+_STEMS = "甲乙丙丁戊己庚辛壬癸αβγδεζηθικλμνξοπρστυφχψω"
+_GREEK = "αβγδεζηθικλμνξοπρστυφχψω"
 
 #: a section's id as the brief and the notes write it: ``§`` and the number as the document writes it
-#: (``§1.2``, ``§S2.2``, ``§B.1``, ``§C4``, ``§A``, ``§R5.c``, ``§3b``, ``§W-3``, ``§丙-4``, ``§甲``); the id
-#: without its ``§`` is group 1
+#: (``§1.2``, ``§S2.2``, ``§B.1``, ``§C4``, ``§A``, ``§R5.c``, ``§3b``, ``§W-3``, ``§丙-4``, ``§甲``, ``§β3``,
+#: ``§BEN:1``); a document that signs its sections with a pilcrow (``¶22``) is read the same; the id without its
+#: sign is group 1
 SECTION_ID = (
-    rf"§\s*((?:[A-Z]{{1,2}}[.\-]?|[{_STEMS}]-?)?\d+(?:\.\d+)*(?:-\d+(?![\d.]))?(?:[./]?[a-z](?![A-Za-z0-9])|\([a-z]\))?"
+    rf"[§¶]\s*((?:[A-Z]{{1,4}}[.\-:]?|[{_STEMS}]-?)?\d+(?:\.\d+)*(?:-\d+(?![\d.]))?(?:[./]?[a-z](?![A-Za-z0-9])|\([a-z]\))?"
     rf"|[IVX]{{1,4}}(?:-(?:[a-z]|\d+)|\([a-z]\))?(?![A-Za-z0-9])|[A-Z](?:/(?:[ivx]{{1,4}}|\d+))?(?![A-Za-z0-9])"
     rf"|[{_STEMS}](?![\-\d]))"
 )
@@ -30,7 +33,7 @@ SECTION_ID = (
 #: ``§1.2``, ``1.2``, ``1-2`` (small numbers joined by a hyphen, never a date's ``2026-10``), ``Section 1``,
 #: ``第 3 节``, maybe in brackets (``[§5.2]``, ``【§2】``); the number is group ``n``
 _SECTION_NUM = re.compile(
-    r"^(?:(?P<open>[\[【])\s*)?(?:§\s*|Section\s+|第)?(?P<n>\d{1,2}(?:-\d{1,2})+(?![\d.])|\d+(?:\.\d+)*)(?!\.?\d)"
+    r"^(?:(?P<open>[\[【])\s*)?(?:[§¶]\s*|Section\s+|第)?(?P<n>\d{1,2}(?:-\d{1,2})+(?![\d.])|\d+(?:\.\d+)*)(?!\.?\d)"
     r"(?(open)\s*[\]】])(?:[.、)｜|·:：—–-]|\s|节|$)",
     re.I,
 )
@@ -43,13 +46,14 @@ _LETTERED_NUM = re.compile(
 #: a heading's leading counter, whatever its shape (``R5.c``, ``1a``, ``[W]``, ``【A】``, ``W-1``, ``甲-1``): a section
 #: number only where it extends its parent heading's or is extended by its children's (:func:`extended`)
 _COUNTER = re.compile(
-    rf"^(?:(?P<open>[\[【])\s*)?(?P<n>(?:[A-Z]{{1,2}}|[IVX]{{1,4}}|[{_STEMS}])(?:[.\-/]?\d+(?:[.\-/]\d+)*)?"
+    rf"^(?:(?P<open>[\[【])\s*)?(?P<n>(?:[A-Z]{{1,4}}|[IVX]{{1,4}}|[{_STEMS}])(?:[.\-/:]?\d+(?:[.\-/]\d+)*)?"
     r"(?:[.\-/]?(?:[ivx]{2,4}|[a-z])|\([a-z]\))?"
     r"|\d+(?:\.\d+)*(?:\.?[a-z]|\([a-z]\))?)(?(open)\s*[\]】]|(?:[.、)｜|·:：—–-]|\s|$))"
 )
 #: what a child's counter adds to its parent's: one more counter (a number, a letter, a small Roman numeral),
-#: maybe after a dot, a hyphen or a slash, or in brackets (``M3`` → ``M3-1``, ``1`` → ``1(c)``, ``B`` → ``B/iii``)
-_ONE_MORE = re.compile(r"[.\-/]?(?:\d+|[ivx]{2,4}|[a-z])|\([a-z]\)")
+#: maybe after a dot, a hyphen, a slash or a colon, or in brackets (``M3`` → ``M3-1``, ``B`` → ``B/iii``, ``BEN`` →
+#: ``BEN:1``)
+_ONE_MORE = re.compile(r"[.\-/:]?(?:\d+|[ivx]{2,4}|[a-z])|\([a-z]\)")
 #: a document numbers by extension when at least this many headings extend their parent's counter
 _EXTENSIONS = 2
 
@@ -150,4 +154,5 @@ def _shape(counter: str) -> str:
     shape = re.sub(r"\d+", "9", shape)
     shape = re.sub(r"[A-Z]", "A", shape)
     shape = re.sub(r"[a-z]", "a", shape)
+    shape = re.sub(f"[{_GREEK}]", "α", shape)
     return re.sub(f"[{_STEMS}]", "甲", shape)
