@@ -948,3 +948,55 @@ def test_a_bold_line_that_opens_every_block_is_a_parts_name() -> None:
         "ADR-042 · Fennel rerank cache",
     ]
     assert items[0].evidence.value == "vendor"
+
+
+ORG_LOG = """#+TITLE: t2s reading log — week 23
+#+AUTHOR: kenji
+#+TODO: TODO NEXT | DONE REFILED
+
+* DONE DriftBench: Evaluating Text-to-SQL Systems Under Schema Evolution
+  CLOSED: [2027-06-10 Thu 16:20]
+  :PROPERTIES:
+  :URL:      https://arxiv.org/abs/2705.18342
+  :READ:     full text, every table
+  :END:
+  - Main result: best system 71.4% EX before drift, 48.9% after.
+** What to watch
+   stale column descriptions hurt more than none.
+
+* DONE Re-check OmniSQL releases
+  :PROPERTIES:
+  :REPO:     RUCKBReasoning/OmniSQL
+  :ARXIV:    2503.02240
+  :END:
+  Latest release is still v1.1.
+
+* TODO [#C] VeriSQL-Decode: Verifier-Guided Beam Search
+  :PROPERTIES:
+  :ARXIV:    2706.01129
+  :READ:     title only
+  :END:
+
+* 今天看过、没东西的
+  - 两篇 Medium 入门文章，没新内容。
+"""
+
+
+def test_an_org_mode_file_is_read_by_its_headings_and_drawers() -> None:
+    """Held-out s3's org-mode log (``* DONE …`` headings with ``:PROPERTIES:`` drawers) was read as one bullet:
+    its recheck and its title-only pointer were lost. A starred heading is a heading, a drawer's fields are
+    fields, and a field that holds an arXiv id or a repository points at the item as a URL does."""
+    items = split_note("inbox/kenji/log.md", ORG_LOG)
+    assert [i.title for i in items] == [
+        "DriftBench: Evaluating Text-to-SQL Systems Under Schema Evolution",
+        "Re-check OmniSQL releases",
+        "VeriSQL-Decode: Verifier-Guided Beam Search",
+    ]
+    drift = items[0]
+    assert drift.evidence.value == "verified" and ":PROPERTIES:" not in drift.text
+    # a heading inside the item names a part: the lines under it are the point, without the heading's marks
+    from e1prep.read.notes import blocks
+
+    assert [b for _, b in blocks(drift.text) if "stale column" in b] == [
+        "   stale column descriptions hurt more than none."
+    ]

@@ -179,11 +179,12 @@ _BLOCK_START = re.compile(r"([-*+]|\d{1,3}[.)、]|\|)\s")
 
 
 def blocks(text: str) -> list[tuple[int, str]]:
-    """Bullet blocks of an item: a bullet line with its continuation lines, as (line offset, text)."""
+    """Bullet blocks of an item: a bullet line with its continuation lines, as (line offset, text). A heading
+    inside an item is a block of its own: it names a part, the lines under it are the part."""
     out: list[tuple[int, list[str]]] = []  # each block's first line offset and its lines, joined at the end
     for n, line in enumerate(text.split("\n")):
         stripped = line.lstrip()
-        if not out or not stripped or _BLOCK_START.match(stripped):
+        if not out or not stripped or _BLOCK_START.match(stripped) or _heading(out[-1][1][0]) is not None:
             out.append((n, [line]))
         elif len(stripped) < len(line):  # indented, and no bullet (a bullet would have started a block)
             out[-1][1].append(line)
@@ -1167,6 +1168,26 @@ def _several_with_url(candidate: list[_Span], inner: list[str], first: int, urls
     return None
 
 
+#: a field that points at its item: an arXiv id, or a repository as ``owner/name`` (``REPO: RUCKBReasoning/OmniSQL``)
+_POINTER_FIELD = re.compile(
+    r"^\s*[A-Za-z_\u4e00-\u9fff]{2,12}\s*[:：]\s*(?:(?:arxiv\s*[:：]?\s*)?\d{4}\.\d{4,5}(?!\d)|[\w.-]+/[\w.-]+\s*$)",
+    re.I,
+)
+
+
+def _opening_fields(inner: list[str]) -> list[str]:
+    """The field lines that open a section's text, up to its first line of another kind (blank lines between
+    them skipped: an org drawer's bounds are blank lines once read)."""
+    block: list[str] = []
+    for line in inner:
+        if not line.strip():
+            continue
+        if not _FIELD_LINE.match(line):
+            break
+        block.append(line)
+    return block
+
+
 def _refine(lines: list[str], spans: list[_Span], urls: _UrlLines, tables: list[_Span]) -> list[_Span]:
     """A heading that holds a table or list of several items with URLs is split into those items.
 
@@ -1206,6 +1227,9 @@ def _refine(lines: list[str], spans: list[_Span], urls: _UrlLines, tables: list[
             # that opens its text (``## Thermal-Aware Token Scheduling`` over ``arXiv:2702.11460``)
             or arxiv_ids(span.title)
             or _ID_LINE.match(next((ln for ln in inner if ln.strip()), "")) is not None
+            # or in a field of the block of fields that opens its text (an org heading's drawer: ``ARXIV:
+            # 2706.01129``, ``REPO: owner/name``)
+            or any(_POINTER_FIELD.match(ln) for ln in _opening_fields(inner))
         ):
             out.append(span)
         else:
@@ -1677,6 +1701,35 @@ def _outline_root(lines: list[str]) -> list[str]:
     return out
 
 
+#: an org-mode keyword line (``#+TITLE: …``, ``#+TODO: TODO | DONE``), a heading (``** DONE …``), and a property
+#: drawer's bounds and fields (``:PROPERTIES:`` … ``:READ: full text`` … ``:END:``)
+_ORG_KEYWORD = re.compile(r"^#\+(?P<key>[A-Za-z_]+):\s*(?P<value>.*)$")
+_ORG_HEADING = re.compile(r"^(?P<stars>\*+)\s+(?P<title>\S.*)$")
+_ORG_DRAWER = re.compile(r"^\s*:(?:PROPERTIES|END|LOGBOOK):\s*$", re.I)
+_ORG_PROPERTY = re.compile(r"^(?P<indent>\s*):(?P<name>[A-Za-z_][\w-]*):(?P<value>\s.*)?$")
+
+
+def _org(lines: list[str]) -> list[str]:
+    """The note's lines as Markdown when the note is an org-mode file (it declares itself by keyword lines,
+    ``#+TITLE:`` / ``#+TODO:``): its title is the note's ``#`` heading, its starred headings are headings one
+    level below (``* DONE DriftBench`` is ``## DONE DriftBench``, not a bullet), a property drawer's fields are
+    fields (``:READ: full text`` is ``READ: full text``) and its bounds are blank. One line for one line."""
+    if not any(line.startswith("#+") and _ORG_KEYWORD.match(line) for line in lines[:20]):
+        return lines
+    out = list(lines)
+    for i, line in enumerate(lines):
+        if keyword := _ORG_KEYWORD.match(line):
+            # its title heads the note; the other keywords stay as written (``#+TODO:`` declares the states)
+            out[i] = "# " + keyword["value"] if keyword["key"].upper() == "TITLE" else line
+        elif heading := _ORG_HEADING.match(line):
+            out[i] = "#" * min(len(heading["stars"]) + 1, 6) + " " + heading["title"]
+        elif _ORG_DRAWER.match(line):
+            out[i] = ""
+        elif field := _ORG_PROPERTY.match(line):
+            out[i] = field["indent"] + field["name"] + ":" + (field["value"] or "")
+    return out
+
+
 def _callouts(lines: list[str]) -> list[str]:
     """The note's lines with each Obsidian callout written as the writer's own text: a callout is a block the
     writer sets off (``> [!note] 读到哪`` over ``> 摘要、Intro … 读到 3.2 为止``), not someone else's words quoted.
@@ -1728,7 +1781,7 @@ def _transposed_tables(lines: list[str]) -> list[str]:
 
 def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     """Items of a note: headings, numbered lists, table rows or bullets with a URL, whichever fits."""
-    lines = _transposed_tables(_callouts(_outline_root(_toggles(_plain_markup(body.split("\n"))))))
+    lines = _transposed_tables(_callouts(_outline_root(_toggles(_plain_markup(_org(body.split("\n")))))))
     digest = _message_digest(lines)
     best = digest or _spans_of(lines)
     mail = None if digest else message(lines)
