@@ -1000,3 +1000,32 @@ def test_an_org_mode_file_is_read_by_its_headings_and_drawers() -> None:
     assert [b for _, b in blocks(drift.text) if "stale column" in b] == [
         "   stale column descriptions hurt more than none."
     ]
+
+
+SLACK_EXPORT = """# #mi-radar · Slack export · 2027-06-03
+
+**mei**  09:12
+new promptable 3D seg repo trending this morning → https://github.com/kaiyuan-lab/TriPlaneSAM
+caveat: I only read the top of the README.
+
+    **lucas**  09:20
+    stars are going vertical
+
+**lucas**  10:42
+Vireo Health's VireoScan FM press release: https://www.vireo-health.com/newsroom/vireoscan-fm
+I've read the product page and the PR, nothing else.
+
+**wenqi**  11:15
+ok
+"""
+
+
+def test_a_slack_exports_bold_speaker_lines_head_messages_not_items() -> None:
+    """Held-out q3's Slack export sets each speaker in bold over a time (``**mei**  09:12``): the speakers had
+    become the items (``wenqi``, ``xiaoyu``). They head messages; a message that shares a link is the item, titled
+    by what it says, not by who said it."""
+    from e1prep.read.chat import speaker_lines
+
+    assert speaker_lines(SLACK_EXPORT.split("\n")) == frozenset({2, 6, 9, 13})
+    items = split_note("inbox/mei/slack.md", SLACK_EXPORT)
+    assert [i.title[:30] for i in items] == ["new promptable 3D seg repo tre", "Vireo Health's VireoScan FM pr"]

@@ -799,8 +799,9 @@ def _link_paragraph_spans(lines: list[str]) -> list[_Span]:
     run-in title (``**arXiv:2612.03391 — TierSpill.** I read …``) are items when two or more do."""
     starts = []
     run_in = []
+    speakers = speaker_lines(lines)  # a chat's ``**mei**  09:12`` heads a message, it titles nothing
     for i, line in enumerate(lines):
-        if i > 0 and lines[i - 1].strip():
+        if (i > 0 and lines[i - 1].strip()) or i in speakers:
             continue  # not a paragraph's first line
         m = _LINK_TITLE.match(line.strip()) or _BOLD_TITLE.match(line.strip()) or _LENTICULAR.match(line.strip())
         if m and not _is_field_line(line):
@@ -1052,23 +1053,25 @@ def _prose_spans(lines: list[str], urls: _UrlLines) -> list[_Span]:
         return []
     spans = []
     start = None
+    speakers = speaker_lines(lines)  # a chat's ``**mei**  09:12`` over a message: the message is what follows
     for i, line in enumerate([*lines, ""]):
         if titled and i == first:
             continue
         if line.strip() and start is None:
             start = i
         elif not line.strip() and start is not None:
+            head = start + 1 if start in speakers and start + 1 < i else start
             # a paragraph opened by a quoted name (``「裁判漂移」这篇…``) is about it: an arXiv id anywhere brings it in
-            named = _OPENING_NAME.match(lines[start]) is not None
+            named = _OPENING_NAME.match(lines[head]) is not None
             if (
                 urls.any(start, i)
-                or arxiv_ids(_SENTENCE_END.split(lines[start][:_BRINGS_IN], maxsplit=1)[0])
-                or (named and arxiv_ids(" ".join(lines[start:i])))
+                or arxiv_ids(_SENTENCE_END.split(lines[head][:_BRINGS_IN], maxsplit=1)[0])
+                or (named and arxiv_ids(" ".join(lines[head:i])))
             ):
-                text = " ".join(lines[start:i])
+                text = " ".join(lines[head:i])
                 # a title is quoted where the paragraph brings the item in: the first sentence of its first two
                 # lines (a quote later on is the text's: ``分数越"拿不准"的候选``)
-                opening = _without_run_in_label(" ".join(lines[start : min(i, start + 2)]))
+                opening = _without_run_in_label(" ".join(lines[head : min(i, head + 2)]))
                 if cut := _SENTENCE_END.search(opening):
                     opening = opening[: cut.end()]
                 quoted = next((q for q in _QUOTED_TITLE.finditer(opening) if _quotes_a_title(opening, q)), None)
