@@ -1029,3 +1029,65 @@ def test_a_slack_exports_bold_speaker_lines_head_messages_not_items() -> None:
     assert speaker_lines(SLACK_EXPORT.split("\n")) == frozenset({2, 6, 9, 13})
     items = split_note("inbox/mei/slack.md", SLACK_EXPORT)
     assert [i.title[:30] for i in items] == ["new promptable 3D seg repo tre", "Vireo Health's VireoScan FM pr"]
+
+
+ISSUE_THREAD = """# Megatron-LM #4127 — expert bias never updates w/ dist-opt + EP>1
+
+**My summary (marcus, 06-08 14:15)**
+
+- tl;dr: with the expert bias on, the distributed optimizer and EP > 1, the bias stays at 0.0.
+- How far I got: the opening post and the first page of comments only.
+
+Copied from https://github.com/NVIDIA/Megatron-LM/issues/4127
+
+---
+
+**hliu-ml** opened this issue on May 29, 2027
+
+**Describe the bug**
+`router.expert_bias` stays exactly zero for the whole run.
+
+**Environment**
+megatron-core 0.18.2, 64 experts top-8.
+
+---
+
+**ericsun** commented on May 30, 2027
+
+Can repro on 0.18.2.
+
+---
+
+**ko-mcore** (Member) commented on May 31, 2027
+
+The tokens-per-expert counts are never all-reduced across the EP group. Fix is PR #4188.
+"""
+
+
+def test_a_copied_issue_thread_is_one_item_about_its_issue() -> None:
+    """Held-out r3 copied a GitHub issue under the writer's summary: its posts' authors and the opening post's
+    template parts (``Describe the bug``, ``Environment``) had become the items. A thread that opens with a list
+    of things, each with its link, is about each of them (held-out f3's triage thread keeps its items)."""
+    items = split_note("inbox/marcus/issue.md", ISSUE_THREAD)
+    assert [i.title for i in items] == ["Megatron-LM #4127 — expert bias never updates w/ dist-opt + EP>1"]
+    assert "How far I got" in items[0].text and "Fix is PR #4188" in items[0].text
+    listed = ISSUE_THREAD.replace(
+        "Copied from https://github.com/NVIDIA/Megatron-LM/issues/4127",
+        "1. DeepEP https://github.com/deepseek-ai/DeepEP\n2. MegaBlocks https://github.com/databricks/megablocks",
+    )
+    assert len(split_note("inbox/marcus/issue.md", listed)) >= 2
+
+
+def test_an_issue_is_a_subject_of_its_own_not_its_projects_other_names() -> None:
+    """r3's key had become ``Megatron-Core`` (a name the text also uses, which the document knows), so the new
+    bug read as a recheck of the framework."""
+    from e1prep.kb.knowledge import parse_knowledge
+    from e1prep.read.identity import identify
+
+    doc = parse_knowledge("k.md", "# moe\n## §1 训练系统\nMegatron-Core 支持 expert bias。\n")
+    note = (
+        "## Megatron-LM #4127 — expert bias never updates\nhttps://github.com/NVIDIA/Megatron-LM/issues/4127\n"
+        "On Megatron-Core 0.18.2 the bias stays 0.0; read the whole thread.\n"
+    )
+    item = split_note("inbox/marcus/issue.md", note)[0]
+    assert "#4127" in identify(item, doc).key

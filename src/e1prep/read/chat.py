@@ -10,6 +10,9 @@ whose inbox folder holds it (``inbox/kai/…``).
 from __future__ import annotations
 
 import re
+from functools import cache
+
+from ..text.lexicon import lexicon
 
 #: a speaker and a time over a message (``kai 20:41``, ``flyp  16:02``, WeChat's ``阿杰 21:04``, a Slack export's
 #: ``**mei**  09:12``), or opening it (``[14:31] ollie: …``)
@@ -48,10 +51,31 @@ def own_words(text: str, writer: str | None) -> str:
     return "\n".join(line if who in (None, writer) else "" for line, who in zip(lines, speakers, strict=True))
 
 
+@cache
+def _posted() -> re.Pattern[str]:
+    """A copied thread's post header: its author, maybe a role, what they did, and when (``**ericsun** commented
+    on May 30, 2027``, ``**ko-mcore** (Member) commented on …``); the verbs are ``writing.toml [threads]``."""
+    verbs = "|".join(re.escape(v) for v in sorted(lexicon().thread_posts, key=len, reverse=True))
+    return re.compile(
+        rf"^\s*(?P<bold>\*\*)?@?(?P<name>[A-Za-z][\w.\-]{{0,38}})(?(bold)\*\*)(?:\s+\([^)\n]{{1,20}}\))?"
+        rf"\s+(?:{verbs})\b.{{0,40}}$"
+    )
+
+
+def thread_posts(lines: list[str]) -> list[int]:
+    """The header lines of a copied thread's posts (``**ericsun** commented on May 30, 2027``), when there are
+    three or more from two authors or more; else none."""
+    posted = _posted()
+    found = {i: m["name"].lower() for i, line in enumerate(lines) if (m := posted.match(line))}
+    return sorted(found) if len(found) >= _MESSAGES and len(set(found.values())) >= 2 else []
+
+
 def speaker_lines(lines: list[str]) -> frozenset[int]:
-    """The lines that stand over a chat's messages (``阿杰 21:04``), when the lines hold a chat: three messages
-    or more, from two speakers or more. They head messages of one conversation, never items of a list."""
-    over = {i: m["name"].lower() for i, line in enumerate(lines) if (m := _OVER.match(line))}
+    """The lines that stand over a chat's messages (``阿杰 21:04``) or a copied thread's posts (``**ericsun**
+    commented on May 30, 2027``), when the lines hold a conversation: three messages or more, from two speakers
+    or more. They head messages of one conversation, never items of a list."""
+    posted = _posted()
+    over = {i: m["name"].lower() for i, line in enumerate(lines) if (m := _OVER.match(line) or posted.match(line))}
     if len(over) < _MESSAGES or len(set(over.values())) < 2:
         return frozenset()
     return frozenset(over)

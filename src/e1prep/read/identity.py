@@ -106,9 +106,10 @@ def identify(item: NoteItem, doc: KnowledgeDoc) -> Identity:
         ),
         names[0],
     )
-    if not any(h.term == key and h.hits for h in hits):
+    if not any(h.term == key and h.hits for h in hits) and not _ISSUE_REF.search(key):
         # the same subject in another script, in the title's parentheses or the item's text
-        # (``vLLM-昆仑芯（vLLM-Kunlun）``, ``vLLM-昆仑芯 … vLLM-Kunlun 插件``)
+        # (``vLLM-昆仑芯（vLLM-Kunlun）``, ``vLLM-昆仑芯 … vLLM-Kunlun 插件``); an issue (``Megatron-LM #4127``) is a
+        # subject of its own, never its project's other names (``Megatron-Core``)
         lead = re.split(r"[-\s]", key)[0].lower()
         # only a name that starts with the key's lead is searched (the first that is found stands)
         if len(lead) >= 3:
@@ -130,6 +131,8 @@ def identify(item: NoteItem, doc: KnowledgeDoc) -> Identity:
     )
 
 
+#: an issue or pull request's number in a key (``Megatron-LM #4127``, ``vllm#61007``)
+_ISSUE_REF = re.compile(r"#\d")
 _HYPHENATED = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*-[A-Za-z][A-Za-z0-9-]*")
 
 

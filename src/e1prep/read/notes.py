@@ -20,7 +20,7 @@ from ..text.naming import github_repo, plain_title
 from ..text.regexgate import guarded
 from . import evidence as _ev
 from . import markers
-from .chat import own_words, speaker_lines, writer_of
+from .chat import own_words, speaker_lines, thread_posts, writer_of
 from .labels import (
     CLOCK,
     FIELD_WORD,
@@ -1584,6 +1584,22 @@ def _one_source(lines: list[str], spans: list[_Span]) -> list[_Span]:
     return [_Span(title, min(start, spans[0].start), max(s.end for s in spans), "one-source")]
 
 
+def _one_thread(lines: list[str], spans: list[_Span]) -> list[_Span]:
+    """The note's one item, when it holds a copied issue or discussion thread (three posts or more: ``**ericsun**
+    commented on May 30, 2027``) that points, before its posts, at one thing only (the issue's URL): the thread is
+    about its issue, and the writer's summary over it too. Its posts, and the parts of its opening post
+    (``**Describe the bug**``), are no items; the item is titled by the note's title heading, else by the first
+    item's title."""
+    if len(spans) < 2 or not (posts := thread_posts(lines)):
+        return spans
+    # a thread that opens with a list of things, each with its link (a triage thread), is about each of them
+    if len({u for line in lines[: posts[0]] for u in URL_RE.findall(line)}) > 1:
+        return spans
+    title = next((h[1] for line in lines if (h := _heading(line)) is not None and h[0] == 1), spans[0].title)
+    first = next((i for i, line in enumerate(lines) if line.strip() and not _heading(line)), spans[0].start)
+    return [_Span(title, min(first, spans[0].start), max(len(lines), posts[-1] + 1), "thread")]
+
+
 def _answers_by_number(lines: list[str], spans: list[_Span]) -> tuple[list[_Span], dict[int, tuple[str, ...]]]:
     """Parts that answer a numbered list's entries by their numbers (a triage thread's comments under the
     opener's ``1. https://…`` … ``4. https://…``: ``(2) I only looked at card 5291…``, ``Helix post (1): read it
@@ -1813,6 +1829,7 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     best = _parted_by_breaks(lines, best)
     best = _retitle_field_titles(lines, best)
     best = _one_source(lines, best)
+    best = _one_thread(lines, best)
     if not best and body.strip():
         title = next((ln for ln in lines if ln.strip()), "")
         best = [_Span(title.lstrip("# "), 0, len(lines), "whole-note")]

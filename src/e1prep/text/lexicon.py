@@ -60,6 +60,8 @@ class Lexicon:
     filing: dict[str, tuple[str, ...]] = field(default_factory=dict)
     #: a pasted e-mail's header fields, its subject's field names, and a reply's subject prefixes
     mail: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: what a copied thread's post header says its author did (``commented``)
+    thread_posts: tuple[str, ...] = ()
     #: the labels by which a note gives an item's own date
     date_labels: tuple[str, ...] = ()
 
@@ -121,5 +123,6 @@ def lexicon() -> Lexicon:
         numbers={k: tuple(v) for k, v in data.get("numbers", {}).items()},
         filing={k: tuple(v) for k, v in data["filing"].items()},
         mail={k: tuple(v) for k, v in data["mail"].items()},
+        thread_posts=tuple(data["threads"]["posted"]),
         date_labels=tuple(data["dates"]["labels"]),
     )
