@@ -9,11 +9,13 @@ points its body numbers are the reply's, not items of their own. The header fiel
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from ..text.lexicon import lexicon
 
-#: a header field's line: its name and its value; a mail client's export may bold the name (``**From:** …``)
-_FIELD = re.compile(r"^\s*(\*\*)?([A-Za-z-]{2,12}|[\u4e00-\u9fff]{2,4})\s*[:：]\s*(?(1)\*\*)\s*(.*?)\s*$")
+#: a header field's line: its name and its value; a mail client's export may bold the name (``**From:** …``,
+#: ``**From**: …``)
+_FIELD = re.compile(r"^\s*(\*\*)?([A-Za-z-]{2,12}|[\u4e00-\u9fff]{2,4})(?:\*\*)?\s*[:：]\s*(?:\*\*)?\s*(.*?)\s*$")
 #: how far into a note its header block may start (a line of the writer's own may precede it)
 _REACH = 3
 #: a signature's delimiter (``-- ``), and how many lines a signature may run to
@@ -51,10 +53,16 @@ def message(lines: list[str]) -> tuple[str, list[str]] | None:
     return subject, own
 
 
+@cache
+def _postscript_mark() -> re.Pattern[str]:
+    """What opens a postscript's line (``P.S.``, ``**PS:**``, ``附言：``; ``writing.toml [mail] postscript``)."""
+    words = "|".join(re.escape(w) for w in sorted(lexicon().mail["postscript"], key=len, reverse=True))
+    return re.compile(rf"^\s*(?:\*\*)?(?:{words})(?:\*\*)?[\s:：,，]*", re.I)
+
+
 def postscript(lines: list[str]) -> tuple[int, str] | None:
     """Where a message's afterthought starts (``P.S. 还有一篇《…》``, ``附言：``), and that line without its mark."""
-    words = "|".join(re.escape(w) for w in sorted(lexicon().mail["postscript"], key=len, reverse=True))
-    opens = re.compile(rf"^\s*(?:\*\*)?(?:{words})(?:\*\*)?[\s:：,，]*", re.I)
+    opens = _postscript_mark()
     for i, line in enumerate(lines):
         if (m := opens.match(line)) and (m.end() == len(line) or not line[m.end() - 1].isalnum()):
             return i, line[m.end() :]

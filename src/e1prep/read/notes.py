@@ -1578,7 +1578,7 @@ def _one_source(lines: list[str], spans: list[_Span]) -> list[_Span]:
     block = [line for line in lines[start:end] if line.strip()]
     # the opening paragraph: nothing but headings and a byline before it, no item starts before it
     opening = all(not ln.strip() or _heading(ln) or len(ln) < _BYLINE for ln in lines[:start])
-    if not opening or spans[0].start > end or sum(map(is_field, block)) < 2 or not _points_at(block):
+    if not opening or spans[0].start < start or sum(map(is_field, block)) < 2 or not _points_at(block):
         return spans
     title = title_field(lines[at]) or ""
     return [_Span(title, min(start, spans[0].start), max(s.end for s in spans), "one-source")]
@@ -1597,7 +1597,7 @@ def _one_thread(lines: list[str], spans: list[_Span]) -> list[_Span]:
         return spans
     title = next((h[1] for line in lines if (h := _heading(line)) is not None and h[0] == 1), spans[0].title)
     first = next((i for i, line in enumerate(lines) if line.strip() and not _heading(line)), spans[0].start)
-    return [_Span(title, min(first, spans[0].start), max(len(lines), posts[-1] + 1), "thread")]
+    return [_Span(title, min(first, spans[0].start), len(lines), "thread")]
 
 
 def _answers_by_number(lines: list[str], spans: list[_Span]) -> tuple[list[_Span], dict[int, tuple[str, ...]]]:
