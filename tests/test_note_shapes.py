@@ -1091,3 +1091,15 @@ def test_an_issue_is_a_subject_of_its_own_not_its_projects_other_names() -> None
     )
     item = split_note("inbox/marcus/issue.md", note)[0]
     assert "#4127" in identify(item, doc).key
+
+
+def test_a_plain_field_block_opening_a_note_about_one_source_merges_its_parts() -> None:
+    """The same note with its fields written plain (no bold): the block is then no item of its own, and the
+    parts under it are still the source's."""
+    plain = (
+        READING_NOTES.replace("**读到什么程度**", "读到什么程度")
+        .replace("**标题**", "标题")
+        .replace("**链接**", "链接")
+    )
+    items = split_note("inbox/xiaoyu/notes.md", plain)
+    assert [i.title for i in items] == ["CASID: Collision-Aware Semantic IDs for Generative Retrieval"]
