@@ -597,3 +597,52 @@ def test_whose_check_and_when_decide_the_reading(remark: str, level: L) -> None:
 )
 def test_whose_page_was_read(remark: str, level: L) -> None:
     assert read_remark(remark).level is level
+
+
+FEISHU = """## 1 · Site-Shift Audit（arXiv:2705.09317）
+
+「阅读进度」：全文 100%，附录 Table S1–S4 都看了；代码仓库没跑。
+
+> 💡 **高亮 · 一句话**
+> 第一篇多站点的外部审计：9 家医院、14 个模型。
+
+- 总体：内部测试 AUROC 中位数 0.91，外部中位数降到 0.84（Table 2）。
+
+> ⚠️ **高亮 · 别这么用**
+> 两个数字站点不同，不能直接覆盖。
+"""
+
+
+def test_a_cjk_editors_bracketed_label_and_its_highlight_blocks() -> None:
+    """Held-out q3's 飞书 export set its label off in corner brackets (``「阅读进度」：全文 100%``) and titled its
+    highlight blocks in bold after a sign (``> 💡 **高亮 · 一句话**``): no remark line was found, the whole text was
+    read as one remark, and the fully read paper stood unverified. The bracketed label is a field's label, a
+    statement may take in its label (``全文`` answers ``阅读进度``), and the blocks' titles name parts of the note."""
+    from e1prep.read.evidence import remark_line
+
+    reading = read_item(FEISHU)
+    assert reading.remarks and reading.remarks[0].startswith("「阅读进度」")
+    assert reading.read_in_full
+    assert markers.without_part_names(FEISHU).count("高亮") == 0
+    # the other side: a share of the text is no full read, a lone highlight title is read as it stands, and a
+    # sign inside a sentence is no part name
+    assert remark_line("【阅读进度】：全文 60%") is None
+    assert read_remark("阅读进度：全文 60%").level is not L.verified
+    assert "一句话" in markers.without_part_names("## X\n全文读完。\n> 💡 **高亮 · 一句话**\n> 只看到一句话")
+    assert "一句话" in markers.without_part_names("## X\n全文读完。\n> 我只看到 **一句话**\n> 另一句 **别这么用**")
+
+
+@pytest.mark.parametrize(
+    "cell,level",
+    [
+        # q3's 阅读进度 column: a status sign, then the words (read as ``全文 + 附录`` alone had been)
+        ("✅ 全文 + 附录（含 Table S3 逐站点表）", L.verified),
+        ("🟡 只读了 README 摘要段", L.partial),
+        # the other side: a sign alone, with no legend, is not understood
+        ("✅", L.unverified),
+    ],
+)
+def test_a_check_cells_leading_sign_is_apart_from_its_words(cell: str, level: L) -> None:
+    reading = read_item(f"| Site-Shift Audit | {cell} |", check_cell=cell)
+    assert reading.level is level
+    assert reading.understood is (level is not L.unverified)

@@ -52,9 +52,13 @@ def _alternation(words: tuple[str, ...]) -> str:
     return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
 
+#: what sets a field's label off from its value, besides the colon: bold, or the corner and lenticular brackets
+#: of a CJK editor's export (``「阅读进度」：``, ``【核查】：``)
+_LABEL_OPEN = r"(?:\*\*|「|【)?"
+_LABEL_CLOSE = r"(?:\*\*|」|】)?"
 #: a remark line: its label (``writing.toml``: ``remark_labels``) says that the line is about the check
 REMARK_LINE = re.compile(
-    rf"^\s*(?:[-*+>]\s*)?(?:\*\*)?(?P<label>{_alternation(lexicon().remark_labels)})(?:\*\*)?\s*[:：](?:\*\*)?",
+    rf"^\s*(?:[-*+>]\s*)?{_LABEL_OPEN}(?P<label>{_alternation(lexicon().remark_labels)}){_LABEL_CLOSE}\s*[:：](?:\*\*)?",
     re.I,
 )
 #: labels too general to be sure the line is about the check (``状态：已合并`` is an issue's state)
@@ -90,7 +94,8 @@ def legend_line(line: str) -> re.Match[str] | None:
 #: a field's label, words only, and what follows it (``阅读范围：全文读完``, ``**Read:** 全文``, ``Read:: full``); a
 #: label with signs in it is a sentence's lead, not a field's (``据 Jay（他读过全文）：…`` relays a read)
 _FIELD_LABEL = re.compile(
-    r"^\s*(?:[-*+>]\s*)?(?:\*\*)?(?P<label>[^\W_][\w -]{0,15}?)(?:\*\*)?\s*[:：]{1,2}(?:\*\*)?(?P<value>.*)$"
+    rf"^\s*(?:[-*+>]\s*)?{_LABEL_OPEN}(?P<label>[^\W_][\w -]{{0,15}}?){_LABEL_CLOSE}"
+    r"\s*[:：]{1,2}(?:\*\*)?(?P<value>.*)$"
 )
 _READING_WORDS = tuple(w.lower() for w in lexicon().reading_label_words)
 #: the end of a sentence or a field: the line after it opens one of its own
@@ -109,7 +114,13 @@ def remark_line(line: str, previous: str | None = None) -> re.Match[str] | None:
     m = _FIELD_LABEL.match(line)
     if m is None or not _names_the_reading(m["label"]) or _runs_on(previous, line):
         return None
-    return m if read_remark(m["value"]).words else None
+    return m if read_remark(m["value"]).words or _read_with_its_label(line, m.start("value")) else None
+
+
+def _read_with_its_label(line: str, value_start: int) -> bool:
+    """Whether a statement of the line takes in its label (``「阅读进度」：全文 100%``: the label says what
+    ``全文`` is the answer to), so that the value alone says nothing."""
+    return any(h.start < value_start < h.end for h in find(line))
 
 
 def _names_the_reading(label: str) -> bool:
@@ -654,6 +665,17 @@ class _Remarks:
 
 #: the label a table's check cell is read under, as a remark line of its own (the line has no match)
 _CELL_LABEL = "核查："
+#: the status signs a check cell opens with (``✅ 全文 + 附录``)
+_LEADING_SIGNS = re.compile(rf"(?:{_CHECK_SYMBOLS.pattern}|\ufe0f|\s)+")
+
+
+def _signs_first(cell_line: str) -> str:
+    """A check cell's line with the status signs it opens with put before its label (``核查：✅ 全文`` →
+    ``✅ 核查：全文``): a sign is the cell's status, read through a legend, and the words after it are the cell's
+    words, read as a cell's words are (``核查：全文``)."""
+    cell = cell_line[len(_CELL_LABEL) :]
+    signs = _LEADING_SIGNS.match(cell)
+    return f"{signs.group(0)}{_CELL_LABEL}{cell[signs.end() :]}" if signs else cell_line
 
 
 def _remark_statements(
@@ -662,7 +684,7 @@ def _remark_statements(
     """One statement per remark line; a remark that is not understood counts as ``unverified`` and is listed."""
     statements = []
     for ln, m in remark_lines:
-        st = read_remark(ln, ctx.legend)
+        st = read_remark(ln if m is not None else _signs_first(ln), ctx.legend)
         weak = m is not None and m.group("label").lower() in _WEAK_LABELS
         if not st.understood or (not st.words and not weak):
             said.not_understood.append(ln.strip())

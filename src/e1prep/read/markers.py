@@ -661,9 +661,11 @@ def expand_symbols(text: str, legend: Mapping[str, str] | None) -> str:
     return out
 
 
-#: a heading or a bold line of three words at most (``### Doubts``, ``**Limitations**``)
+#: a heading or a bold line of three words at most (``### Doubts``, ``**Limitations**``), the bold one maybe
+#: in a quoted block after its sign (a highlight block's title, ``> 💡 **高亮 · 一句话**``)
 _PART_NAME = re.compile(
-    r"[ \t]*(?P<mark>#{1,6}[ \t]+|\*\*)(?:[^\s*#:：。.!?！？；;,，]{1,16}[ \t]+){0,2}[^\s*#:：。.!?！？；;,，]{1,16}"
+    r"[ \t]*(?:>[ \t]*(?:[^\w\s*#>]{1,3}[ \t]*)?(?=\*\*))?"
+    r"(?P<mark>#{1,6}[ \t]+|\*\*)(?:[^\s*#:：。.!?！？；;,，]{1,16}[ \t]+){0,2}[^\s*#:：。.!?！？；;,，]{1,16}"
     r"(?:\*\*)?[ \t]*[:：]?(?:\*\*)?[ \t]*"
 )
 
