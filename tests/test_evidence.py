@@ -646,3 +646,19 @@ def test_a_check_cells_leading_sign_is_apart_from_its_words(cell: str, level: L)
     reading = read_item(f"| Site-Shift Audit | {cell} |", check_cell=cell)
     assert reading.level is level
     assert reading.understood is (level is not L.unverified)
+
+
+@pytest.mark.parametrize(
+    "remark,level",
+    [
+        # held-out r's ``整篇看完，但数全是 AMD 自己测的``: the whole post read, the numbers the maker's own
+        ("整篇看完，但数全是 AMD 自己测的", L.vendor),
+        ("整篇看完了", L.verified),
+        # the other side: our own measurement is no vendor's (``我们自己测的``)
+        ("整篇看完，数是我们自己测的", L.verified),
+        # t3's ``full leaderboard page``: a whole page, named with what it is
+        ("full leaderboard page + CHANGELOG (all of it)", L.verified),
+    ],
+)
+def test_whose_measurement_and_how_much_of_the_page(remark: str, level: L) -> None:
+    assert read_remark(remark).level is level

@@ -1103,3 +1103,109 @@ def test_a_plain_field_block_opening_a_note_about_one_source_merges_its_parts() 
     )
     items = split_note("inbox/xiaoyu/notes.md", plain)
     assert [i.title for i in items] == ["CASID: Collision-Aware Semantic IDs for Generative Retrieval"]
+
+
+DICTATED = """# 语音备忘 06-09 阿强
+（自动转写 没校对）
+
+嗯 今天就说两件事啊 第一个是那个 FloodNet-3 论文 arXiv 2706.01234 我整篇看完了 正文和附录都看了
+
+第二个 就是群里那个 SkyMap 的标题 我没点进去
+
+还有就是 上周那个数据集的下载链接又挂了 先记一下
+"""
+
+
+def test_a_dictated_notes_spoken_topics_are_its_items() -> None:
+    """Held-out t3's voice memo, transcribed with no punctuation, had one item: its first paragraph. Paragraphs
+    that open a spoken topic (``第一个是…``, ``第二个…``, ``还有就是…``; writing.toml ``[spoken]``) are the items;
+    what comes before the first is the memo's preamble, and a paragraph without an opener goes on with the topic
+    before it."""
+    items = split_note("inbox/qiang/memo.md", DICTATED)
+    assert len(items) == 3
+    assert "FloodNet-3" in items[0].title and "SkyMap" in items[1].title
+    assert "自动转写" not in " ".join(i.text for i in items)
+    assert items[0].evidence is EvidenceLevel.verified  # 整篇看完了: the whole paper read
+    # the other side: a single topic opener is no list of topics (one paragraph of prose stays as it was)
+    one = DICTATED.split("第二个")[0]
+    assert len(split_note("inbox/qiang/memo.md", one)) <= 1
+
+
+SHEET = """radar · 06-09
+
+item,kind,ref,read_depth,remarks
+FloodNet-3,paper,arXiv:2706.01234,"full paper, appendix too",new flood segmentation benchmark
+NimbusCast,model,https://nimbus.example/blog,"blog, first half","weather nowcasting; filed there, ignore here"
+"""
+
+
+def test_a_pasted_sheet_is_read_by_its_header() -> None:
+    """t3's CSV named its columns ``ref`` and ``remarks``, which no list held, so its header read as prose and
+    the rows' kinds (``repo``, ``model``) became titles."""
+    items = split_note("inbox/priya/radar.md", SHEET)
+    assert [i.title for i in items] == ["FloodNet-3", "NimbusCast"]
+
+
+def test_a_note_that_files_an_item_with_another_topic_says_so() -> None:
+    from e1prep.read.notes import off_topic
+
+    assert off_topic("weather nowcasting; filed there, ignore here") is not None
+    assert off_topic("weather nowcasting; I filed the ticket, we use it here") is None
+
+
+RSS = """# Starred — export
+
+[arXiv cs.LG] CellPFN: Prior-Fitted Networks for Spreadsheets — 2027-06-18 — https://arxiv.org/abs/2706.11111
+★ Read the whole PDF.
+  - Context up to 1M rows (Sec. 3).
+  - Weights non-commercial.
+
+[Some Blog] CellPFN explained — 2027-06-20 (feed date) — https://blog.example/cellpfn
+★ Opened it: an old post re-surfaced.
+"""
+
+
+def test_a_feed_entrys_title_is_its_named_field_not_its_date() -> None:
+    """v3's RSS export wrote ``[feed] Title — date — link``: the field before the link is the date, so every
+    item was titled by a date; and the points set in under the entry's annotation had been cut off."""
+    items = split_note("inbox/ollie/rss.md", RSS)
+    titles = [i.title.split("] ")[-1] for i in items]
+    assert titles == ["CellPFN: Prior-Fitted Networks for Spreadsheets", "CellPFN explained"]
+    assert "Context up to 1M rows" in items[0].text and "Opened it" not in items[0].text
+
+
+MAIL_SECTIONS = """From: Ana <ana@example.org>
+To: team@example.org
+Subject: Re: Re: quarry 2.0 — bump or wait?
+
+Filing this so it does not die in mail.
+
+TL;DR
+  1. Quarry 2.0 is out. Do not bump yet.
+  2. Ledger has a large-data track now.
+
+---- Quarry 2.0 ----
+https://github.com/quarry/quarry/releases/tag/v2.0.0
+
+From the release notes: the default engine changed.
+
+On Mon, 21 Jun 2027 at 22:40, Bo <bo@example.org> wrote:
+> 2.0 got tagged on Thursday. Worth it?
+
+Re Bo: confirmed, the default flipped.
+
+---- Ledger v1.3 ----
+CHANGELOG: https://github.com/ledger/ledger/blob/main/CHANGELOG.md
+
+Ledger now has a separate large-data track, 14 datasets.
+"""
+
+
+def test_a_plain_text_title_framed_by_dashes_is_a_section() -> None:
+    """v3's e-mail digest parted its two subjects by ``---- XGBoost 4.0.0 ----`` lines: it was read as one
+    message. A forward's delimiters (``----- forwarded from Slack -----``, ``----- end of forward -----``) frame no
+    section: held-out z2's conclusion after the forward stays with its items."""
+    items = split_note("inbox/ana/mail.md", MAIL_SECTIONS)
+    assert [i.title for i in items] == ["Quarry 2.0", "Ledger v1.3"]
+    forward = "----- forwarded from Slack -----\n" + MAIL_SECTIONS.split("\n\n", 2)[2] + "----- end of forward -----\n"
+    assert all("forward" not in i.title for i in split_note("inbox/ana/fwd.md", forward))

@@ -781,16 +781,33 @@ def _segment_title(line: str) -> str | None:
     if len(parts) < (2 if bold else 3):
         return None  # too few fields: not this layout, whichever field holds the URL
     url_at = next((k for k, p in enumerate(parts) if URL_RE.fullmatch(p.strip())), None)
-    return (bold or parts[url_at - 1]) if url_at is not None and url_at > 0 else None
+    if url_at is None or url_at == 0:
+        return None
+    # a date between the title and the URL is the entry's metadata (``Title — 2027-06-18 — https://…``)
+    named = [p for p in parts[:url_at] if not _DATE_FIELD.fullmatch(p.strip())]
+    return bold or (named[-1] if named else parts[url_at - 1])
+
+
+#: a field that is a date only, maybe with a bracketed word on it (``2027-06-20 (feed date)``)
+_DATE_FIELD = re.compile(r"\d{4}-\d{1,2}-\d{1,2}(?:\s*[(（][^)）\n]{0,20}[)）])?")
 
 
 def _paragraph_end(lines: list[str], i: int) -> int:
     """Where the paragraph that line ``i`` opens ends: its lines of prose run on to a blank line, a heading
     or another line of structure (the item's text goes on under its field line)."""
     end = i + 1
-    while end < len(lines) and lines[end].strip() and not _STRUCTURED_LINE.match(lines[end]):
+    while end < len(lines) and lines[end].strip() and _in_paragraph(lines[end]):
         end += 1
     return end
+
+
+#: a list entry set in under the line above it: part of that line's paragraph (its points)
+_INDENTED_ENTRY = re.compile(r"[ \t]+[-*+•]\s")
+
+
+def _in_paragraph(line: str) -> bool:
+    """Whether a line goes on with the paragraph above it: prose, or a list entry set in under it."""
+    return _INDENTED_ENTRY.match(line) is not None or not _STRUCTURED_LINE.match(line)
 
 
 def _link_paragraph_spans(lines: list[str]) -> list[_Span]:
@@ -893,6 +910,31 @@ def _label_line_spans(lines: list[str]) -> list[_Span]:
 
 #: how far into a stamped paragraph its topic opener may stand (after ``好，记一下今天看的几个东西。``)
 _OPENER_REACH = 40
+
+
+def _spoken_paragraph_spans(lines: list[str]) -> list[_Span]:
+    """A dictated note's topics: plain paragraphs, unstamped, of which two or more open a spoken topic
+    (``第一个就是那个 TempoCrop…``, ``第二个 嗯 Planet…``; ``writing.toml [spoken]``). Each topic runs over the
+    paragraphs after it to the next; what comes before the first is the note's preamble, no item."""
+    paragraphs: list[tuple[int, int]] = []
+    start = None
+    for i, line in enumerate([*lines, ""]):
+        if line.strip() and start is None:
+            start = i
+        elif not line.strip() and start is not None:
+            if not _STRUCTURED_LINE.match(lines[start]):
+                paragraphs.append((start, i))
+            start = None
+    topics = _spoken_topics([lines[a] for a, _ in paragraphs])
+    if topics is None:
+        return []
+    opened = sorted(topics)
+    spans = []
+    for k, n in enumerate(opened):
+        a = paragraphs[n][0]
+        end = paragraphs[opened[k + 1]][0] if k + 1 < len(opened) else len(lines)
+        spans.append(_Span(sentence_head(lines[a][topics[n] :])[:TITLE_MAX], a, end, "spoken"))
+    return spans
 
 
 def _spoken_topics(rests: list[str]) -> dict[int, int] | None:
@@ -1117,6 +1159,7 @@ def _spans_of(lines: list[str]) -> list[_Span]:
         lambda: _refine(lines, headed, urls, tables),
         lambda: _list_spans(lines, _NUMBERED, "numbered", fields=fields()),
         lambda: _label_line_spans(lines),
+        lambda: _spoken_paragraph_spans(lines),
         lambda: _opener_field_spans(lines),
         lambda: tables,
         lambda: _list_spans(lines, _TOP_BULLET, "bullet", with_url=urls, fields=fields()),
@@ -1368,6 +1411,10 @@ def _plain_markup(lines: list[str]) -> list[str]:
             out[i] = _plain_field(line)
             if (style := _title_style(lines, i)) is not None:
                 titles.append((i, style))
+            elif line[:1] in _ADORNING and (framed := _FRAMED_TITLE.fullmatch(line.strip())):
+                title = framed.group("title")
+                if not any(word in title.lower() for word in lexicon().mail.get("forward", ())):
+                    out[i] = "## " + title
     if not titles:
         return out
     atx = any(_heading(line) for line in lines)
@@ -1381,6 +1428,10 @@ def _plain_markup(lines: list[str]) -> list[str]:
         if style[1]:
             out[i - 1] = ""
     return out
+
+
+#: a plain-text section title framed by one run of a character on each side (a mail's ``---- XGBoost 4.0 ----``)
+_FRAMED_TITLE = re.compile(r"(?P<run>([-=~*#+])\2{2,})[ \t]+(?P<title>\S.*?\S)[ \t]+(?P=run)")
 
 
 #: the longest line read as a pasted sheet's header (``name,link,depth,note``)
