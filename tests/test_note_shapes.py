@@ -1209,3 +1209,57 @@ def test_a_plain_text_title_framed_by_dashes_is_a_section() -> None:
     assert [i.title for i in items] == ["Quarry 2.0", "Ledger v1.3"]
     forward = "----- forwarded from Slack -----\n" + MAIL_SECTIONS.split("\n\n", 2)[2] + "----- end of forward -----\n"
     assert all("forward" not in i.title for i in split_note("inbox/ana/fwd.md", forward))
+
+
+NOTEBOOK = """# radar（notebook 导出）
+
+**In [1]:**
+
+```python
+df = listing(["cs.SD"])
+```
+
+**Out [1]:**
+
+```
+214
+```
+
+**In [2]:**
+
+```python
+hits = df[df.title.str.contains("music")]
+```
+
+**Out [2]:**
+
+```
+0  2706.10001  Chorale-2
+1  2706.10002  TuneBench
+```
+
+### ① Chorale-2（2706.10001）—— 全文读完，含附录
+
+- 原生联合生成 4 轨，开放权重。
+- 规模 2.1B 参数（Table 1）。
+
+参数量就按论文的 2.1B 记。bo 说 HF 卡上写的不一样？我没去看 HF 卡。
+
+### ② TuneBench（2706.10002）—— 只看了 abstract，PDF 还没下
+
+- 歌词可懂度基准，1,200 首歌。
+"""
+
+
+def test_a_notebooks_cell_prompts_title_nothing() -> None:
+    """Held-out u3's notebook export set its cells' prompts in bold (``**In [1]:**``): they were read as bold
+    run-in titles, eight items titled ``python`` or nothing. The prompts are the notebook's machinery; the
+    headings between the cells are the items, and a heading that says after the name how far it was read is
+    the item's remark (``—— 全文读完，含附录``)."""
+    items = split_note("inbox/mei/radar.md", NOTEBOOK)
+    assert [i.title.split("（")[0] for i in items] == ["Chorale-2", "TuneBench"]
+    assert items[0].evidence is EvidenceLevel.partial  # read in full; someone else's word lowers it
+    assert items[1].evidence is EvidenceLevel.summary
+    # the other side: one prompt is no notebook, and a heading that only names its item states nothing
+    plain = NOTEBOOK.replace("—— 全文读完，含附录", "—— 方法部分").replace("—— 只看了 abstract，PDF 还没下", "")
+    assert split_note("inbox/mei/radar.md", plain)[0].evidence is EvidenceLevel.unverified

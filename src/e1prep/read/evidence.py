@@ -701,6 +701,19 @@ def _remark_statements(
     return statements
 
 
+#: a heading's name and, after a dash, a colon or a bar, what it says of the reading (``### X —— 全文读完``)
+_HEADING_SAYS = re.compile(r"\s{0,3}#{1,6}\s+(?P<label>[^\n]+?)\s*(?:——|—|–|\s-\s|\||｜|:|：)\s*(?P<value>\S.*)")
+
+
+def _said_in_heading(lines: list[str]) -> re.Match[str] | None:
+    """The match of the item's heading when what follows its name states the writer's own read."""
+    m = _HEADING_SAYS.fullmatch(lines[0]) if lines and lines[0].lstrip().startswith("#") else None
+    if m is None:
+        return None
+    body = strip_urls(m["value"])
+    return m if _own_reads(body, find(body))[0] else None
+
+
 def _whole_text_statements(lines: list[str], ctx: NoteContext, said: _Remarks) -> list[Statement]:
     """An item with no remark line: its whole text is read as one remark."""
     whole = "\n".join(lines)
@@ -741,6 +754,11 @@ def read_item(
     else:  # each line is matched once: its match tells both the remark lines and the rest
         marked = [(ln, remark_line(ln, lines[k - 1] if k else None)) for k, ln in enumerate(lines)]
         remark_lines = [(ln, m) for ln, m in marked if m]
+        if not remark_lines and (heading := _said_in_heading(lines)) is not None:
+            # a heading that says after the name how far it was read (``### ① StemWeaver —— 全文读完，含附录``) is the
+            # item's remark: the lines under it can only lower it
+            marked = [(ln, heading if k == 0 else None) for k, ln in enumerate(lines)]
+            remark_lines = [(lines[0], heading)]
     if remark_lines:
         statements = _remark_statements(remark_lines, ctx, said)
         body = [ln for ln, m in marked if not m] if check_cell is None else lines

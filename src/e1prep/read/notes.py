@@ -1714,6 +1714,24 @@ _SUMMARY = re.compile(r"^\s*<summary>(?P<title>.*?)</summary>\s*$", re.I)
 _BOLD_LINE = re.compile(r"^\s*\*\*(?P<text>[^*\n]+)\*\*\s*$")
 
 
+#: a notebook cell's prompt, exported to Markdown (``**In [3]:**``, ``Out [3]:``)
+_CELL_PROMPT = re.compile(r"\s*(?:\*\*)?(?:In|Out)\s*\[\s*\d*\s*\]:?(?:\*\*)?\s*")
+
+
+def _notebook(lines: list[str]) -> list[str]:
+    """A notebook exported to Markdown, with its cells' prompts blanked (line numbers stay): a prompt is the
+    notebook's machinery, never an item's title (``**In [3]:**`` had titled the cells as bold run-in titles
+    do). The cells stay: a listing printed in one may name the items the writer annotates between them. Two
+    prompts or more make a notebook."""
+    prompts = [i for i, line in enumerate(lines) if line[:1] in " *IO" and _CELL_PROMPT.fullmatch(line)]
+    if len(prompts) < 2:
+        return lines
+    out = list(lines)
+    for i in prompts:
+        out[i] = ""
+    return out
+
+
 def _toggles(lines: list[str]) -> list[str]:
     """The note's lines with each toggle (``<details><summary>…</summary> … </details>``) written as a heading
     over its text, one level below the heading above it: a toggle is the writer's block about what its summary
@@ -1851,7 +1869,7 @@ def _transposed_tables(lines: list[str]) -> list[str]:
 
 def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     """Items of a note: headings, numbered lists, table rows or bullets with a URL, whichever fits."""
-    lines = _transposed_tables(_callouts(_outline_root(_toggles(_plain_markup(_org(body.split("\n")))))))
+    lines = _transposed_tables(_callouts(_outline_root(_toggles(_plain_markup(_org(_notebook(body.split("\n"))))))))
     digest = _message_digest(lines)
     best = digest or _spans_of(lines)
     mail = None if digest else message(lines)
