@@ -1431,7 +1431,7 @@ def _plain_markup(lines: list[str]) -> list[str]:
 
 
 #: a plain-text section title framed by one run of a character on each side (a mail's ``---- XGBoost 4.0 ----``)
-_FRAMED_TITLE = re.compile(r"(?P<run>([-=~*#+])\2{2,})[ \t]+(?P<title>\S.*?\S)[ \t]+(?P=run)")
+_FRAMED_TITLE = re.compile(r"(?P<run>([-=~])\2{2,})[ \t]+(?P<title>\S.*?\S)[ \t]+(?P=run)")
 
 
 #: the longest line read as a pasted sheet's header (``name,link,depth,note``)
