@@ -658,6 +658,10 @@ def test_a_check_cells_leading_sign_is_apart_from_its_words(cell: str, level: L)
         ("整篇看完，数是我们自己测的", L.verified),
         # t3's ``full leaderboard page``: a whole page, named with what it is
         ("full leaderboard page + CHANGELOG (all of it)", L.verified),
+        ("the full GitHub release page for v4.0.0", L.verified),
+        ("the CHANGELOG entry and the discussion post, both in full", L.verified),
+        # the other side: a page of a part is that part (``only the abstract page``)
+        ("only the abstract page", L.summary),
     ],
 )
 def test_whose_measurement_and_how_much_of_the_page(remark: str, level: L) -> None:

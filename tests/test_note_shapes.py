@@ -1263,3 +1263,29 @@ def test_a_notebooks_cell_prompts_title_nothing() -> None:
     # the other side: one prompt is no notebook, and a heading that only names its item states nothing
     plain = NOTEBOOK.replace("—— 全文读完，含附录", "—— 方法部分").replace("—— 只看了 abstract，PDF 还没下", "")
     assert split_note("inbox/mei/radar.md", plain)[0].evidence is EvidenceLevel.unverified
+
+
+MAIL_READ_LIST = MAIL_SECTIONS.replace(
+    "Filing this so it does not die in mail.\n",
+    "Filing this so it does not die in mail.\n\nWhat I actually read:\n"
+    "  - Quarry: the full GitHub release page for v2.0.0. Did not run anything yet.\n"
+    "  - Ledger: the CHANGELOG entry and the discussion post, both in full.\n",
+).replace("2.0 got tagged on Thursday. Worth it?", "2.0 got tagged on Thursday. Might be worth it?")
+
+
+def test_a_message_says_outside_its_parts_what_was_read_of_each_by_name() -> None:
+    """Held-out v3's mail listed, above its sections, what its writer read of each (``XGBoost: the full GitHub
+    release page…``, ``TabArena: … both in full``): no item said how far, so each was read whole, and a quoted
+    reply's question (``Might be worth it?``) left both unverified. A line outside the parts that names one of them
+    by a word of its title says how far that one was read; the part's own lines can only lower it."""
+    items = split_note("inbox/ana/mail.md", MAIL_READ_LIST)
+    assert [i.title for i in items] == ["Quarry 2.0", "Ledger v1.3"]
+    assert items[0].evidence is EvidenceLevel.partial  # read in full; the quoted question lowers it
+    # read in full, by the line that names it; the verifier's plain rule, which reads the part's own text, caps it
+    assert items[1].reading.reader_level is EvidenceLevel.verified
+    assert items[1].evidence is EvidenceLevel.partial
+    # the other side: a name two parts hold, or none, says nothing of either
+    both = MAIL_READ_LIST.replace("  - Ledger:", "  - v1:").replace("---- Ledger v1.3 ----", "---- Ledger v1 ----")
+    assert split_note("inbox/ana/mail.md", both.replace("Quarry 2.0 ----", "Quarry v1 ----"))[1].evidence is (
+        EvidenceLevel.unverified
+    )

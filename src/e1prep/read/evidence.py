@@ -590,6 +590,30 @@ def _numbers(spec: str) -> set[int]:
     return out
 
 
+#: a line outside the items that names one of them and says something of it (``- XGBoost: the full release page``)
+_NAMED_LINE = re.compile(r"\s*(?:[-*+•]\s+)?(?P<name>[^\s:：|#>][^:：|\n]{0,38}?)\s*[:：]\s*(?P<value>\S.*)")
+
+
+def named_statements(lines: list[str], titles: dict[int, str]) -> dict[int, list[Statement]]:
+    """Statements a note makes, outside its items, about one item it names by a word of its title (a mail's
+    ``What I actually read:`` list, ``XGBoost: the full release page…``), by the item's number. A name that no
+    title or more than one holds, a field's label, and a line that says nothing of the reading name nothing."""
+    out: dict[int, list[Statement]] = {}
+    for line in lines:
+        m = _NAMED_LINE.fullmatch(line)
+        if m is None or lexicon().is_label(m["name"]) or remark_line(line) is not None:
+            continue
+        word = re.compile(rf"(?<![\w-]){re.escape(m['name'].strip())}(?![\w-])", re.I)
+        holders = [n for n, title in titles.items() if word.search(title)]
+        if len(holders) != 1:
+            continue
+        st = read_remark(m["value"])
+        if st.words:
+            st.text = line.strip()
+            out.setdefault(holders[0], []).append(st)
+    return out
+
+
 def range_statements(lines: list[str], numbers: list[int]) -> dict[int, list[Statement]]:
     """Statements a note makes about ranges of its items, by the items' numbers."""
     out: dict[int, list[Statement]] = {}
@@ -632,6 +656,8 @@ class NoteContext:
     legend: dict[str, Statement] = field(default_factory=dict)
     ranges: dict[int, list[Statement]] = field(default_factory=dict)
     legend_lines: set[int] = field(default_factory=set)
+    #: what the note says outside its items of one item it names (:func:`named_statements`), by its number
+    named: dict[int, list[Statement]] = field(default_factory=dict)
 
     @functools.cached_property
     def legend_words(self) -> dict[str, str]:
@@ -762,11 +788,14 @@ def read_item(
     if remark_lines:
         statements = _remark_statements(remark_lines, ctx, said)
         body = [ln for ln, m in marked if not m] if check_cell is None else lines
+    elif number is not None and any(st.positive for st in ctx.named.get(number, ())):
+        # the note says outside the item, by its name, how far it was read: the item's own lines can only lower it
+        statements, body = [], lines
     else:
         statements = _whole_text_statements(lines, ctx, said)
         body = []
     if number is not None:
-        statements += ctx.ranges.get(number, [])
+        statements += ctx.ranges.get(number, []) + ctx.named.get(number, [])
     if not statements:
         if not said.not_understood and not said.read:
             return UNSTATED

@@ -1908,7 +1908,12 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     inside = {i for span in best for i in range(span.start, span.end)}
     texts = ["\n".join(lines[span.start : span.end]).strip("\n") for span in best]
     numbers = [_ev.item_number(t) or n for n, t in enumerate(texts, start=1)]
-    ctx = _ev.note_context(lines, [i for i in range(len(lines)) if i not in inside], numbers)
+    outside = [i for i in range(len(lines)) if i not in inside]
+    ctx = _ev.note_context(lines, outside, numbers)
+    if mail is not None or answered is not None:
+        # a message says outside its parts what was read of each, by name (``What I actually read:``)
+        titles = {numbers[k]: span.title for k, span in enumerate(best)}
+        ctx.named = _ev.named_statements([lines[i] for i in outside], titles)
     references = _references(lines)
     legend_at = sorted(ctx.legend_lines)  # a span holds one when an index falls inside it
     items: list[NoteItem] = []
@@ -1918,7 +1923,9 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
         span = best.pop()
         same = (text, span.check, span.recogniser)  # exactly the same words: line breaks matter to the reader
         first = seen.get(same)
-        if first is not None and ctx.ranges.get(numbers[n - 1]) == ctx.ranges.get(numbers[first.index - 1]):
+        if first is not None and all(
+            said.get(numbers[n - 1]) == said.get(numbers[first.index - 1]) for said in (ctx.ranges, ctx.named)
+        ):
             # the same words, read in the same context, read the same: the first reading is reused
             items.append(
                 _reread(
