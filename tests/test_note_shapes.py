@@ -1289,3 +1289,67 @@ def test_a_message_says_outside_its_parts_what_was_read_of_each_by_name() -> Non
     assert split_note("inbox/ana/mail.md", both.replace("Quarry 2.0 ----", "Quarry v1 ----"))[1].evidence is (
         EvidenceLevel.unverified
     )
+
+
+TERSE = """# radar 06-09
+
+- Thor latency writeup — https://example.org/thor . 2B VLA, p50 112 ms, p99 187 ms. → VI-a [full]
+- Waymo hub: now says 310M miles. Their page, their numbers. → VI-b [vendor page, skimmed]
+- "Scaling Laws, Revisited" — saw the title on a slide photo. Could matter for III. [title only]
+- Optimus dataset — not ours, filing under robotics. [none]
+"""
+
+BRACKETED = """# code-llm 雷达
+
+- 【全文已读，含附录 A、B；附录 C 没细看】DriftBench: Measuring Decay of Coding Tasks（arXiv:2706.20417）：掉 11.4 分。
+- 【仅摘要】Verify-then-Patch: Self-Verification for Code Agents（arXiv:2706.09951）：摘要说 +9.2。
+- 【只看了标题】知乎《国产代码模型登顶》（群里转的，没点开）。
+"""
+
+
+def test_a_list_entrys_depth_in_brackets_makes_it_an_item_and_is_its_check() -> None:
+    """w3's terse bullets ended with their depth in brackets (``[full]``, ``[title only]``) and y3's opened with it in
+    lenticular brackets (``【全文已读，…】DriftBench…``): only the entries with a link were items, ``[full]`` alone in
+    the running text stated nothing, and the opening bracket had titled the items (``【全文已读``). The bracket is
+    the entry's check, as a table's check cell is its row's, and the title follows it."""
+    terse = split_note("inbox/kenji/radar.md", TERSE)
+    assert len(terse) == 3  # ``[none]`` says nothing of a read
+    # read in full by its bracket; the verifier's plain rule, which finds no full read in the running text, caps it
+    assert terse[0].reading.reader_level is EvidenceLevel.verified
+    assert terse[2].evidence is EvidenceLevel.partial
+    bracketed = split_note("inbox/lin/radar.md", BRACKETED)
+    assert [i.title.split("（")[0] for i in bracketed][:2] == [
+        "DriftBench: Measuring Decay of Coding Tasks",
+        "Verify-then-Patch: Self-Verification for Code Agents",
+    ]
+    assert bracketed[1].evidence is EvidenceLevel.summary
+    # the other side: a bracket that gives a verdict, not a read, is no check (held-out i3's ``…【待核实】``)
+    verdict = "- Lumora DocParse v1 上线：我只看了官网发布博文，数字都是厂商自己说的。【待核实】\n- 另一条 【待核实】\n"
+    assert all(i.check_cell is None for i in split_note("inbox/lin/w19.md", "# 周报\n\n" + verdict))
+
+
+READING_LIST = """# Reading list — wk26
+
+## Does Pseudo-Simulation Rank Planners Like Closed-Loop? A 41-Planner Study
+
+arXiv:2706.11482 · v1 posted 2027-06-16 · https://arxiv.org/abs/2706.11482
+
+Read the whole paper (main text + Appendix A/B). This is the one I'd push into V-a.
+
+Spearman ρ over all 41 planners: 0.74; on the 9 VLA planners alone: 0.38 (Table 2).
+
+Hedge: Appendix C claims ρ rises to 0.61 with a third stage. I only skimmed Appendix C and couldn't tell
+whether it's the same 136 scenes. Treat the 0.61 as unverified.
+"""
+
+
+def test_a_line_under_the_heading_that_opens_by_saying_how_far_is_the_remark() -> None:
+    """w3's reading list said how far in a sentence under each heading (``Read the whole paper (main text + Appendix
+    A/B).``), with no label: the whole text was read as one remark, and the doubt about Appendix C's one claim left
+    the fully read paper unverified. That opening sentence is the item's remark; the rest can only lower it."""
+    item = split_note("inbox/mira/list.md", READING_LIST)[0]
+    assert item.evidence is EvidenceLevel.partial  # read in full; the doubt of one claim caps it, as a body line may
+    assert item.reading.remarks[0].startswith("Read the whole paper")
+    # the other side: a channel's name is no heading (``#rag-eng 频道摘录``), and a read said far down is no opening
+    chat = "#rag-eng 频道摘录\n\n[14:58] oskar: 今天看了 rerankd，好像不错？不确定\n"
+    assert split_note("inbox/oskar/chat.md", chat)[0].evidence is EvidenceLevel.unverified

@@ -45,7 +45,7 @@ from .markers import (
     strip_urls,
     without_part_names,
 )
-from .scope import claim_only, same_sentence
+from .scope import claim_only, same_sentence, sentences
 
 
 def _alternation(words: tuple[str, ...]) -> str:
@@ -731,13 +731,48 @@ def _remark_statements(
 _HEADING_SAYS = re.compile(r"\s{0,3}#{1,6}\s+(?P<label>[^\n]+?)\s*(?:——|—|–|\s-\s|\||｜|:|：)\s*(?P<value>\S.*)")
 
 
-def _said_in_heading(lines: list[str]) -> re.Match[str] | None:
-    """The match of the item's heading when what follows its name states the writer's own read."""
+#: the kinds of statement that say what of a source was read (a verdict, ``待核实``, says how far it can be trusted)
+_READ_KINDS = frozenset({"full", "partial", "summary", "snippet"})
+
+
+def states_a_read(text: str) -> bool:
+    """Whether ``text`` states what of the source was read, whole or a part (``全文已读``, ``abs only``, ``[full]``),
+    not only a verdict on it (``待核实``)."""
+    body = strip_urls(text)
+    hits = find(body)
+    return bool(_own_reads(body, hits)[0]) or any(h.marker.kind in _READ_KINDS for h in hits)
+
+
+def _said_in_heading(lines: list[str]) -> tuple[int, re.Match[str]] | None:
+    """The item's heading, with its match, when what follows its name states the writer's own read."""
     m = _HEADING_SAYS.fullmatch(lines[0]) if lines and lines[0].lstrip().startswith("#") else None
-    if m is None:
+    return (0, m) if m is not None and states_a_read(m["value"]) else None
+
+
+#: an ATX heading line (``## Title``; ``#rag-eng`` is a channel's name)
+_HEADING_LINE = re.compile(r"\s{0,3}#{1,6}\s")
+#: a remark line without a label: its first sentence states the read
+_UNLABELLED = re.compile(r"(?P<label>)")
+#: how many lines of substance under an item's heading its opening statement of the read may come after
+_OPENING_LINES = 3
+
+
+def _said_first(lines: list[str]) -> tuple[int, re.Match[str]] | None:
+    """The line under the item's heading, among its first few, whose first sentence is the writer's own read
+    (``Read the whole paper (main text + Appendix A/B, …).``), with an empty label's match."""
+    if not lines or not _HEADING_LINE.match(lines[0]):
         return None
-    body = strip_urls(m["value"])
-    return m if _own_reads(body, find(body))[0] else None
+    seen = 0
+    for k in range(1, len(lines)):
+        if not lines[k].strip():
+            continue
+        seen += 1
+        if seen > _OPENING_LINES or lines[k].lstrip().startswith(("#", "-", "*", "|", ">")):
+            return None
+        first = sentences(strip_urls(lines[k]))[:1]
+        if first and states_a_read(first[0]):
+            return k, _UNLABELLED.match("")  # type: ignore[return-value]
+    return None
 
 
 def _whole_text_statements(lines: list[str], ctx: NoteContext, said: _Remarks) -> list[Statement]:
@@ -780,11 +815,13 @@ def read_item(
     else:  # each line is matched once: its match tells both the remark lines and the rest
         marked = [(ln, remark_line(ln, lines[k - 1] if k else None)) for k, ln in enumerate(lines)]
         remark_lines = [(ln, m) for ln, m in marked if m]
-        if not remark_lines and (heading := _said_in_heading(lines)) is not None:
-            # a heading that says after the name how far it was read (``### ① StemWeaver —— 全文读完，含附录``) is the
-            # item's remark: the lines under it can only lower it
-            marked = [(ln, heading if k == 0 else None) for k, ln in enumerate(lines)]
-            remark_lines = [(lines[0], heading)]
+        if not remark_lines and (opening := _said_in_heading(lines) or _said_first(lines)) is not None:
+            # a heading that says after the name how far it was read (``### ① StemWeaver —— 全文读完，含附录``), or a
+            # line under it that opens by saying so (``Read the whole paper (main text + Appendix A/B).``), is the
+            # item's remark: the other lines can only lower it
+            at, match = opening
+            marked = [(ln, match if k == at else None) for k, ln in enumerate(lines)]
+            remark_lines = [(lines[at], match)]
     if remark_lines:
         statements = _remark_statements(remark_lines, ctx, said)
         body = [ln for ln, m in marked if not m] if check_cell is None else lines

@@ -357,6 +357,24 @@ def _unbracketed(title: str) -> str:
     return m.group(1) + title[m.end() :] if m else title
 
 
+#: the longest lenticular bracket read as an entry's depth (``【全文已读，含附录 A、B；附录 C 没细看】``); a longer one
+#: is a label of its own (``【零散 snippet：SGLang …】``)
+_DEPTH_MAX = 30
+
+
+def _depth_lead(line: str) -> int:
+    """Where a lenticular bracket that opens ``line`` and says how far the item was read ends (``【全文已读，含附录
+    A、B】SWE-Drift…``, ``【仅摘要】…``), else 0: the bracket is the item's check, no word of its title."""
+    close = line.find("】", 1, _DEPTH_MAX + 2) if line.startswith("【") else -1
+    return close + 1 if close > 1 and _ev.states_a_read(line[1:close]) else 0
+
+
+def _without_depth_lead(title: str) -> str:
+    """A title less the bracket that opens it and says how far the item was read (:func:`_depth_lead`)."""
+    lead = _depth_lead(title)
+    return title[lead:].strip() or title if lead else title
+
+
 def _link_texts(title: str) -> str:
     """Equivalent to ``MD_LINK.sub(r"\\1", title)``."""
     return MD_LINK.sub(_first_group, title) if "](" in title else title
@@ -378,7 +396,9 @@ def _clean_title(raw: str) -> str:
         raw = _WIKI_LINK.sub(lambda m: m.group(2) or m.group(1), raw)
     if (state := _TASK_STATE.match(raw)) is not None and state.group(1) in lexicon().task_states:
         raw = raw[state.end() :]  # an outliner's task state is no word of the title (``TODO [[CSBench]]``)
-    title = _link_texts(_unbracketed(_cut_lead(_ORDINAL_LEAD, _cut_lead(_STATUS_SIGN, raw).strip())))
+    title = _link_texts(
+        _unbracketed(_without_depth_lead(_cut_lead(_ORDINAL_LEAD, _cut_lead(_STATUS_SIGN, raw).strip())))
+    )
     if "://" in title:
         title = URL_RE.sub("", title)
         title = plain_title(title) if "()" in title or "（）" in title else title  # a link's brackets, emptied
@@ -660,9 +680,10 @@ def _list_spans(
             and not with_url.any(i, end)
             and not _OPENING_ID.match(lines[i])
             and not _holds_a_list(lines, i + 1, end)
+            and not _brought_in_by_id(title)
         ):
             continue
-        spans.append(_Span(_paragraph_title(title), i, end, name))
+        spans.append(_Span(_paragraph_title(title), i, end, name, _depth_bracket(title)))
     return spans
 
 
@@ -670,10 +691,42 @@ def _list_spans(
 _PARAGRAPH_ITEM = 2 * TITLE_MAX
 
 
+def _brought_in_by_id(entry: str) -> bool:
+    """Whether a list entry says in a bracket how far it was read, and so was read, link or not: a bracket that
+    opens it over an arXiv id in its first sentence (``【仅摘要】Self-Verify-then-Patch: …（arXiv:2706.09951）：…``), or
+    a bracket that closes it (``… Could matter for III. [title only]``)."""
+    if _depth_tail(entry) is not None:
+        return True
+    lead = _depth_lead(entry)
+    head = _SENTENCE_END.split(entry[lead : lead + 2 * _BRINGS_IN], maxsplit=1)[0]  # a title, then its id
+    return bool(lead) and bool(arxiv_ids(head))
+
+
+def _depth_tail(entry: str) -> str | None:
+    """What a bracket that closes a list entry holds, when it says how far the entry was read (``→ VI-a [full]``)."""
+    tail = _DEPTH_TAIL.search(entry)
+    return tail.group(1) if tail is not None and _ev.states_a_read(tail.group(1)) else None
+
+
+def _depth_bracket(entry: str) -> str | None:
+    """The bracket that opens or closes a list entry and says how far it was read: the entry's check, as a table's
+    check cell is its row's (``[full]`` alone is no statement in the entry's running text)."""
+    lead = _depth_lead(entry)
+    return entry[1 : lead - 1] if lead else _depth_tail(entry)
+
+
+#: a bracket that closes a list entry (``[README top]``, ``【只看了标题】``)
+_DEPTH_TAIL = re.compile(r"[\[【]([^\]】\n]{2,60})[\]】]\s*[.。]?\s*$")
+
+
 def _paragraph_title(line: str) -> str:
     """A list item's title: the line, or the first sentence of a line that is a paragraph (``1. Tessera: … —
-    arXiv:2702.14385, https://…. One tile program, with layouts as type parameters …``)."""
-    return (sentence_head(line) or line) if len(line) > _PARAGRAPH_ITEM else line
+    arXiv:2702.14385, https://…. One tile program, with layouts as type parameters …``), after the bracket that
+    says how far it was read (``【全文已读；附录 C 没细看】SWE-Drift: …``)."""
+    if len(line) <= _PARAGRAPH_ITEM:
+        return line
+    lead = _depth_lead(line)
+    return sentence_head(line[lead:]) or line
 
 
 def _table_after_blank(lines: list[str], j: int) -> bool:
