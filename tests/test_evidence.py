@@ -659,6 +659,8 @@ def test_a_check_cells_leading_sign_is_apart_from_its_words(cell: str, level: L)
         # t3's ``full leaderboard page``: a whole page, named with what it is
         ("full leaderboard page + CHANGELOG (all of it)", L.verified),
         ("the full GitHub release page for v4.0.0", L.verified),
+        # x3's reviewer note: ``**Read:** full PDF, main text + Appendix A/B/D. **Not read:** Appendix C``
+        ("full PDF, main text + Appendix A/B/D. Not read: Appendix C.", L.partial),
         ("the CHANGELOG entry and the discussion post, both in full", L.verified),
         # the other side: a page of a part is that part (``only the abstract page``)
         ("only the abstract page", L.summary),

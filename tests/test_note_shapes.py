@@ -1353,3 +1353,49 @@ def test_a_line_under_the_heading_that_opens_by_saying_how_far_is_the_remark() -
     # the other side: a channel's name is no heading (``#rag-eng 频道摘录``), and a read said far down is no opening
     chat = "#rag-eng 频道摘录\n\n[14:58] oskar: 今天看了 rerankd，好像不错？不确定\n"
     assert split_note("inbox/oskar/chat.md", chat)[0].evidence is EvidenceLevel.unverified
+
+
+DISCUSSION = """copied from https://github.com/quarry/quarry/discussions/88 — 2027-06-29
+
+how far I got: opening post read in full, first 3 replies read in full. Also opened the release notes
+(https://github.com/quarry/quarry/releases/tag/v0.4.0). Did not run anything.
+
+---
+
+### quarry/quarry · Discussions · Show and tell
+## #88  v0.4: tool-call trajectories from the chat template
+
+**hz-quarry** · Maintainer · Jun 24, 2027
+
+v0.4.0 is out. How it works:
+
+1. We feed the aligned model only the chat-template prefix.
+2. Each tool call is parsed against the JSON schema.
+3. Trajectories where any call fails are dropped.
+
+---
+
+**mtrb** · Jun 25, 2027
+
+Tried it on a 14B model: 41% pass, not 62%.
+
+---
+
+**yuki-s** · Jun 26, 2027
+
+Heads-up on the prefill trick: see arXiv:2704.21096.
+"""
+
+
+def test_a_copied_forum_discussion_is_one_item_titled_by_its_thread() -> None:
+    """x3 copied a GitHub Discussions thread whose post headers read ``**hz-quarry** · Maintainer · Jun 24, 2027``:
+    they were no post headers, the opening post's numbered steps became six items, and the two links in the
+    writer's prose above the thread (the thread's own and its release notes) had read as a triage list."""
+    items = split_note("inbox/oskar/thread.md", DISCUSSION)
+    assert [i.title for i in items] == ["#88  v0.4: tool-call trajectories from the chat template"]
+    # the other side: a thread that opens with a list of things, each with its link, is about each of them
+    listed = DISCUSSION.replace(
+        "how far I got:",
+        "1. Quarry https://github.com/quarry/quarry\n2. Ledger https://github.com/ledger/ledger\n\nhow far I got:",
+    )
+    assert len(split_note("inbox/oskar/thread.md", listed)) >= 2

@@ -58,8 +58,13 @@ def _posted() -> re.Pattern[str]:
     verbs = "|".join(re.escape(v) for v in sorted(lexicon().thread_posts, key=len, reverse=True))
     return re.compile(
         rf"^\s*(?P<bold>\*\*)?@?(?P<name>[A-Za-z][\w.\-]{{0,38}})(?(bold)\*\*)(?:\s+\([^)\n]{{1,20}}\))?"
-        rf"\s+(?:{verbs})\b.{{0,40}}$"
+        rf"(?:\s+(?:{verbs})\b.{{0,40}}|{_DOTTED_DATE})$"
     )
+
+
+#: a discussion forum's post header after its author: maybe a role, then the date, parted by middle dots
+#: (``**hzheng-kiln** · Maintainer · Jun 24, 2027``)
+_DOTTED_DATE = r"(?:\s*·\s*[^·\n]{1,24}?)?\s*·\s*(?:[A-Z][a-z]{2,8}\.? \d{1,2}, \d{4}|\d{4}-\d{2}-\d{2})\s*"
 
 
 def thread_posts(lines: list[str]) -> list[int]:

@@ -1688,6 +1688,10 @@ def _one_source(lines: list[str], spans: list[_Span]) -> list[_Span]:
     return [_Span(title, min(start, spans[0].start), max(s.end for s in spans), "one-source")]
 
 
+#: a list's entry, bulleted or numbered
+_LIST_ENTRY = re.compile(r"\s*(?:[-*+•]|\d{1,3}[.)])\s")
+
+
 def _one_thread(lines: list[str], spans: list[_Span]) -> list[_Span]:
     """The note's one item, when it holds a copied issue or discussion thread (three posts or more: ``**ericsun**
     commented on May 30, 2027``) that points, before its posts, at one thing only (the issue's URL): the thread is
@@ -1696,12 +1700,15 @@ def _one_thread(lines: list[str], spans: list[_Span]) -> list[_Span]:
     item's title."""
     if len(spans) < 2 or not (posts := thread_posts(lines)):
         return spans
-    # a thread that opens with a list of things, each with its link (a triage thread), is about each of them
-    if len({u for line in lines[: posts[0]] for u in URL_RE.findall(line)}) > 1:
+    # a thread that opens with a list of things, each with its link (a triage thread), is about each of them; links
+    # in the writer's prose above it (the thread's own, its release notes) are about the one thing
+    if len({u for line in lines[: posts[0]] if _LIST_ENTRY.match(line) for u in URL_RE.findall(line)}) > 1:
         return spans
-    title = next((h[1] for line in lines if (h := _heading(line)) is not None and h[0] == 1), spans[0].title)
+    title = next((h[1] for line in lines if (h := _heading(line)) is not None and h[0] == 1), None)
+    if title is None:  # else the thread's own title, the heading right above its first post (``## #217 v0.4: …``)
+        title = next((h[1] for line in reversed(lines[: posts[0]]) if (h := _heading(line)) is not None), None)
     first = next((i for i, line in enumerate(lines) if line.strip() and not _heading(line)), spans[0].start)
-    return [_Span(title, min(first, spans[0].start), len(lines), "thread")]
+    return [_Span(title or spans[0].title, min(first, spans[0].start), len(lines), "thread")]
 
 
 def _answers_by_number(lines: list[str], spans: list[_Span]) -> tuple[list[_Span], dict[int, tuple[str, ...]]]:
