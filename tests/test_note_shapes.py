@@ -1399,3 +1399,14 @@ def test_a_copied_forum_discussion_is_one_item_titled_by_its_thread() -> None:
         "1. Quarry https://github.com/quarry/quarry\n2. Ledger https://github.com/ledger/ledger\n\nhow far I got:",
     )
     assert len(split_note("inbox/oskar/thread.md", listed)) >= 2
+
+
+def test_a_date_the_note_gives_a_piece_it_calls_old_is_the_pieces_own() -> None:
+    """w3's table row said of a re-pushed 公众号 article ``读完发现是 2023-08 的旧文…过时，丢``: no label gave the date,
+    so the stale article leaked as the night's increment. A date right before what the note calls an old piece
+    (writing.toml ``[dates] old``) is the piece's own date."""
+    assert item_date("读完发现是 2023-08 的旧文（v12 发布前的猜测），这周被重新推送。") == "2023-08"
+    assert item_date("turns out it's a 2024-01-15 old post, re-shared") == "2024-01-15"
+    # the other side: a date before anything else is not the piece's (``2023-08 的数据``, ``2023-08 发布了 v1``)
+    assert item_date("用的是 2023-08 的数据") is None
+    assert item_date("v1 在 2023-08 发布了，v2 是本周的") is None

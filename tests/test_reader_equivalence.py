@@ -38,8 +38,9 @@ _NOISE = ["ſ", "ı", "İ", "\u212a", " ", "\n", "：", ":", "，", "1", "19", "
 
 
 def _plain_date(text: str) -> str | None:
-    """The specification: a labelled date anywhere, else a date that opens a line of fields."""
-    m = notes._DATE_LINE.search(text) or notes._FIELD_DATE.match(text)
+    """The specification: a labelled date anywhere, else a date that opens a line of fields, else a date the note
+    gives a piece it calls old (``2023-08 的旧文``)."""
+    m = notes._DATE_LINE.search(text) or notes._FIELD_DATE.match(text) or notes._OLD_PIECE_DATE.search(text)
     if not m:
         return None
     year, month, day = m.group(1), int(m.group(2)), m.group(3)

@@ -603,8 +603,8 @@ def named_statements(lines: list[str], titles: dict[int, str]) -> dict[int, list
         m = _NAMED_LINE.fullmatch(line)
         if m is None or lexicon().is_label(m["name"]) or remark_line(line) is not None:
             continue
-        word = re.compile(rf"(?<![\w-]){re.escape(m['name'].strip())}(?![\w-])", re.I)
-        holders = [n for n, title in titles.items() if word.search(title)]
+        name = m["name"].strip().lower()
+        holders = [n for n, title in titles.items() if _holds_word(title.lower(), name)]
         if len(holders) != 1:
             continue
         st = read_remark(m["value"])
@@ -612,6 +612,19 @@ def named_statements(lines: list[str], titles: dict[int, str]) -> dict[int, list
             st.text = line.strip()
             out.setdefault(holders[0], []).append(st)
     return out
+
+
+def _holds_word(text: str, word: str) -> bool:
+    """Whether ``word`` stands in ``text`` whole: no letter, digit, ``_`` or ``-`` right before or after it."""
+    start = text.find(word)
+    while start >= 0:
+        end = start + len(word)
+        before = text[start - 1] if start else " "
+        after = text[end] if end < len(text) else " "
+        if not (before.isalnum() or before in "_-") and not (after.isalnum() or after in "_-"):
+            return True
+        start = text.find(word, start + 1)
+    return False
 
 
 def range_statements(lines: list[str], numbers: list[int]) -> dict[int, list[Statement]]:

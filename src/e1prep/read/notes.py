@@ -283,7 +283,7 @@ _LONGEST_DATE_LABEL = max(map(len, _DATE_LABELS))
 def item_date(text: str) -> str | None:
     """The item's own date when the note states one (``发布日期：2024-01-15``), or opens its line of fields
     with it (``- 2024-05-21 | [Linkpost] Scaling Monosemanticity | https://… | 老帖``)."""
-    m = _date_match(text) or _FIELD_DATE.match(text)
+    m = _date_match(text) or _FIELD_DATE.match(text) or _OLD_PIECE_DATE.search(text)
     if not m:
         return None
     year, month, day = m.group(1), int(m.group(2)), m.group(3)
@@ -305,6 +305,12 @@ def _date_match(text: str) -> re.Match[str] | None:
     return _DATE_LINE_GUARDED.search(text, max(start - _LONGEST_DATE_LABEL, 0))
 
 
+#: a date the note gives a piece it calls old (``读完发现是 2023-08 的旧文``, ``a 2024-01 old post``)
+_OLD_PIECE_DATE = re.compile(
+    r"((?:19|20)\d{2})[-/.年]\s?(\d{1,2})(?:[-/.月]\s?(\d{1,2}))?日?\s*的?\s*"
+    rf"(?:{'|'.join(re.escape(w) for w in lexicon().old_pieces) or '(?!)'})",
+    re.I,
+)
 #: a date that opens a line of fields parted by bars: the entry's own date
 _FIELD_DATE = re.compile(r"\s*(?:[-*]\s+)?(\d{4})-(\d{1,2})-(\d{1,2})\s*[|｜]")
 

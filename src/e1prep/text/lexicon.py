@@ -64,6 +64,8 @@ class Lexicon:
     thread_posts: tuple[str, ...] = ()
     #: the labels by which a note gives an item's own date
     date_labels: tuple[str, ...] = ()
+    #: what a note calls a piece whose date it gives right before it (``2023-08 的旧文``)
+    old_pieces: tuple[str, ...] = ()
 
     def column_meaning(self, header: str) -> str | None:
         """What a table header cell names (``Status`` → ``check``), or None."""
@@ -125,4 +127,5 @@ def lexicon() -> Lexicon:
         mail={k: tuple(v) for k, v in data["mail"].items()},
         thread_posts=tuple(data["threads"]["posted"]),
         date_labels=tuple(data["dates"]["labels"]),
+        old_pieces=tuple(data["dates"].get("old", ())),
     )
