@@ -686,7 +686,7 @@ def _list_spans(
             and not with_url.any(i, end)
             and not _OPENING_ID.match(lines[i])
             and not _holds_a_list(lines, i + 1, end)
-            and not _brought_in_by_id(title)
+            and not _read_as_its_bracket_says(title)
         ):
             continue
         spans.append(_Span(_paragraph_title(title), i, end, name, _depth_bracket(title)))
@@ -697,7 +697,7 @@ def _list_spans(
 _PARAGRAPH_ITEM = 2 * TITLE_MAX
 
 
-def _brought_in_by_id(entry: str) -> bool:
+def _read_as_its_bracket_says(entry: str) -> bool:
     """Whether a list entry says in a bracket how far it was read, and so was read, link or not: a bracket that
     opens it over an arXiv id in its first sentence (``【仅摘要】Self-Verify-then-Patch: …（arXiv:2706.09951）：…``), or
     a bracket that closes it (``… Could matter for III. [title only]``)."""
