@@ -751,9 +751,7 @@ _READ_KINDS = frozenset({"full", "partial", "summary", "snippet"})
 def states_a_read(text: str) -> bool:
     """Whether ``text`` states what of the source was read, whole or a part (``全文已读``, ``abs only``, ``[full]``),
     not only a verdict on it (``待核实``)."""
-    body = strip_urls(text)
-    hits = find(body)
-    return bool(_own_reads(body, hits)[0]) or any(h.marker.kind in _READ_KINDS for h in hits)
+    return any(h.marker.kind in _READ_KINDS for h in find(strip_urls(text)))
 
 
 def _said_in_heading(lines: list[str]) -> tuple[int, re.Match[str]] | None:

@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
+from typing import NamedTuple
 
 from ..brief.models import EvidenceLevel
 from ..brief.phrases import Phrase
@@ -265,10 +266,11 @@ def said_new(text: str) -> str | None:
 
 #: the labels of an item's own date (``writing.toml [dates]``), longest first
 _DATE_LABELS = tuple(sorted(lexicon().date_labels, key=len, reverse=True))
+#: a date's year, month and maybe day, as groups 1–3 (``2024-05-14``, ``2024年5月``, ``2023-08``)
+_DATE_PARTS = r"((?:19|20)\d{2})[-/.年]\s?(\d{1,2})(?:[-/.月]\s?(\d{1,2}))?"
 _DATE_LINE = re.compile(
     # the label, then a colon or a copula (``正文日期是 2024-05-14``, ``date is 2024-05-14``)
-    rf"(?:{'|'.join(_DATE_LABELS)})\s*(?:[:：]|是|为|\bis\b|\bwas\b)?\s*"
-    r"((?:19|20)\d{2})[-/.年]\s?(\d{1,2})(?:[-/.月]\s?(\d{1,2}))?",
+    rf"(?:{'|'.join(_DATE_LABELS)})\s*(?:[:：]|是|为|\bis\b|\bwas\b)?\s*{_DATE_PARTS}",
     re.I,
 )
 
@@ -307,9 +309,7 @@ def _date_match(text: str) -> re.Match[str] | None:
 
 #: a date the note gives a piece it calls old (``读完发现是 2023-08 的旧文``, ``a 2024-01 old post``)
 _OLD_PIECE_DATE = re.compile(
-    r"((?:19|20)\d{2})[-/.年]\s?(\d{1,2})(?:[-/.月]\s?(\d{1,2}))?日?\s*的?\s*"
-    rf"(?:{'|'.join(re.escape(w) for w in lexicon().old_pieces) or '(?!)'})",
-    re.I,
+    rf"{_DATE_PARTS}日?\s*的?\s*(?:{'|'.join(re.escape(w) for w in lexicon().old_pieces) or '(?!)'})", re.I
 )
 #: a date that opens a line of fields parted by bars: the entry's own date
 _FIELD_DATE = re.compile(r"\s*(?:[-*]\s+)?(\d{4})-(\d{1,2})-(\d{1,2})\s*[|｜]")
@@ -679,17 +679,20 @@ def _list_spans(
             if not rx.match(lines[j]) and (_heading(lines[j]) or _table_after_blank(lines, j)):
                 end = j
                 break
+        depth = _depth_bracket(title)
         # given ``with_url``, an item points at something: a URL in it, or an arXiv id opening it; or it holds
-        # a list of its own (``- [ ] Loom-256k`` over its ``  - [ ] …`` claims: the nesting makes it an item)
+        # a list of its own (``- [ ] Loom-256k`` over its ``  - [ ] …`` claims: the nesting makes it an item); or
+        # a bracket says how far it was read
         if (
             with_url is not None
             and not with_url.any(i, end)
             and not _OPENING_ID.match(lines[i])
             and not _holds_a_list(lines, i + 1, end)
-            and not _read_as_its_bracket_says(title)
+            and not _read_as_its_bracket_says(title, depth)
         ):
             continue
-        spans.append(_Span(_paragraph_title(title), i, end, name, _depth_bracket(title)))
+        check, lead = (depth.text, depth.lead) if depth else (None, 0)
+        spans.append(_Span(_paragraph_title(title, lead), i, end, name, check))
     return spans
 
 
@@ -697,15 +700,16 @@ def _list_spans(
 _PARAGRAPH_ITEM = 2 * TITLE_MAX
 
 
-def _read_as_its_bracket_says(entry: str) -> bool:
-    """Whether a list entry says in a bracket how far it was read, and so was read, link or not: a bracket that
-    opens it over an arXiv id in its first sentence (``【仅摘要】Self-Verify-then-Patch: …（arXiv:2706.09951）：…``), or
-    a bracket that closes it (``… Could matter for III. [title only]``)."""
-    if _depth_tail(entry) is not None:
+def _read_as_its_bracket_says(entry: str, depth: _Depth | None) -> bool:
+    """Whether a list entry says in a bracket how far it was read (``depth``, :func:`_depth_bracket`), and so was
+    read, link or not: a bracket that closes it (``… Could matter for III. [title only]``), or one that opens it
+    over an arXiv id in its first sentence (``【仅摘要】Self-Verify-then-Patch: …（arXiv:2706.09951）：…``)."""
+    if depth is None:
+        return False
+    if not depth.lead or _depth_tail(entry) is not None:
         return True
-    lead = _depth_lead(entry)
-    head = _SENTENCE_END.split(entry[lead : lead + 2 * _BRINGS_IN], maxsplit=1)[0]  # a title, then its id
-    return bool(lead) and bool(arxiv_ids(head))
+    head = _SENTENCE_END.split(entry[depth.lead : depth.lead + 2 * _BRINGS_IN], maxsplit=1)[0]  # a title, its id
+    return bool(arxiv_ids(head))
 
 
 def _depth_tail(entry: str) -> str | None:
@@ -714,24 +718,33 @@ def _depth_tail(entry: str) -> str | None:
     return tail.group(1) if tail is not None and _ev.states_a_read(tail.group(1)) else None
 
 
-def _depth_bracket(entry: str) -> str | None:
+class _Depth(NamedTuple):
+    """A list entry's bracket that says how far it was read: what it holds, and where it ends when it opens the
+    entry (0: it closes the entry)."""
+
+    text: str
+    lead: int
+
+
+def _depth_bracket(entry: str) -> _Depth | None:
     """The bracket that opens or closes a list entry and says how far it was read: the entry's check, as a table's
     check cell is its row's (``[full]`` alone is no statement in the entry's running text)."""
-    lead = _depth_lead(entry)
-    return entry[1 : lead - 1] if lead else _depth_tail(entry)
+    if lead := _depth_lead(entry):
+        return _Depth(entry[1 : lead - 1], lead)
+    tail = _depth_tail(entry)
+    return _Depth(tail, 0) if tail is not None else None
 
 
 #: a bracket that closes a list entry (``[README top]``, ``【只看了标题】``)
 _DEPTH_TAIL = re.compile(r"[\[【]([^\]】\n]{2,60})[\]】]\s*[.。]?\s*$")
 
 
-def _paragraph_title(line: str) -> str:
+def _paragraph_title(line: str, lead: int = 0) -> str:
     """A list item's title: the line, or the first sentence of a line that is a paragraph (``1. Tessera: … —
     arXiv:2702.14385, https://…. One tile program, with layouts as type parameters …``), after the bracket that
-    says how far it was read (``【全文已读；附录 C 没细看】SWE-Drift: …``)."""
+    opens it and says how far it was read, ending at ``lead`` (``【全文已读；附录 C 没细看】SWE-Drift: …``)."""
     if len(line) <= _PARAGRAPH_ITEM:
         return line
-    lead = _depth_lead(line)
     return sentence_head(line[lead:]) or line
 
 
@@ -975,15 +988,7 @@ def _spoken_paragraph_spans(lines: list[str]) -> list[_Span]:
     """A dictated note's topics: plain paragraphs, unstamped, of which two or more open a spoken topic
     (``第一个就是那个 TempoCrop…``, ``第二个 嗯 Planet…``; ``writing.toml [spoken]``). Each topic runs over the
     paragraphs after it to the next; what comes before the first is the note's preamble, no item."""
-    paragraphs: list[tuple[int, int]] = []
-    start = None
-    for i, line in enumerate([*lines, ""]):
-        if line.strip() and start is None:
-            start = i
-        elif not line.strip() and start is not None:
-            if not _STRUCTURED_LINE.match(lines[start]):
-                paragraphs.append((start, i))
-            start = None
+    paragraphs = [(a, end) for a, end in _paragraphs(lines) if not _STRUCTURED_LINE.match(lines[a])]
     topics = _spoken_topics([lines[a] for a, _ in paragraphs])
     if topics is None:
         return []
@@ -1153,33 +1158,41 @@ def _prose_spans(lines: list[str], urls: _UrlLines) -> list[_Span]:
     if any(_STRUCTURED_LINE.match(line) for line in lines[first + 1 if titled else 0 :]):
         return []
     spans = []
-    start = None
     speakers = speaker_lines(lines)  # a chat's ``**mei**  09:12`` over a message: the message is what follows
+    for start, i in _paragraphs(lines, skip=first if titled else -1):
+        head = start + 1 if start in speakers and start + 1 < i else start
+        # a paragraph opened by a quoted name (``「裁判漂移」这篇…``) is about it: an arXiv id anywhere brings it in
+        named = _OPENING_NAME.match(lines[head]) is not None
+        if (
+            urls.any(start, i)
+            or arxiv_ids(_SENTENCE_END.split(lines[head][:_BRINGS_IN], maxsplit=1)[0])
+            or (named and arxiv_ids(" ".join(lines[head:i])))
+        ):
+            text = " ".join(lines[head:i])
+            # a title is quoted where the paragraph brings the item in: the first sentence of its first two
+            # lines (a quote later on is the text's: ``分数越"拿不准"的候选``)
+            opening = _without_run_in_label(" ".join(lines[head : min(i, head + 2)]))
+            if cut := _SENTENCE_END.search(opening):
+                opening = opening[: cut.end()]
+            quoted = next((q for q in _QUOTED_TITLE.finditer(opening) if _quotes_a_title(opening, q)), None)
+            title = quoted.group(1) if quoted else _without_run_in_label(text)[:80]
+            spans.append(_Span(title, start, i, "prose"))
+    return spans
+
+
+def _paragraphs(lines: list[str], skip: int = -1) -> list[tuple[int, int]]:
+    """The runs of non-blank lines, as (first line, end), the line ``skip`` (a note's title) in none of them."""
+    out: list[tuple[int, int]] = []
+    start = None
     for i, line in enumerate([*lines, ""]):
-        if titled and i == first:
+        if i == skip:
             continue
         if line.strip() and start is None:
             start = i
         elif not line.strip() and start is not None:
-            head = start + 1 if start in speakers and start + 1 < i else start
-            # a paragraph opened by a quoted name (``「裁判漂移」这篇…``) is about it: an arXiv id anywhere brings it in
-            named = _OPENING_NAME.match(lines[head]) is not None
-            if (
-                urls.any(start, i)
-                or arxiv_ids(_SENTENCE_END.split(lines[head][:_BRINGS_IN], maxsplit=1)[0])
-                or (named and arxiv_ids(" ".join(lines[head:i])))
-            ):
-                text = " ".join(lines[head:i])
-                # a title is quoted where the paragraph brings the item in: the first sentence of its first two
-                # lines (a quote later on is the text's: ``分数越"拿不准"的候选``)
-                opening = _without_run_in_label(" ".join(lines[head : min(i, head + 2)]))
-                if cut := _SENTENCE_END.search(opening):
-                    opening = opening[: cut.end()]
-                quoted = next((q for q in _QUOTED_TITLE.finditer(opening) if _quotes_a_title(opening, q)), None)
-                title = quoted.group(1) if quoted else _without_run_in_label(text)[:80]
-                spans.append(_Span(title, start, i, "prose"))
+            out.append((start, i))
             start = None
-    return spans
+    return out
 
 
 #: a line opened by a short label and its colon (``- paper: https://…``, ``- 读到哪：全文``)
