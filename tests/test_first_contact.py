@@ -14,7 +14,7 @@ from conftest import MakeKB
 from e1prep.brief.models import EvidenceLevel
 from e1prep.kb.knowledge import parse_knowledge
 from e1prep.pipeline import draft_brief
-from e1prep.read import markers, notes, scope
+from e1prep.read import markers, markup, notes, scope
 from e1prep.read.labels import labelled, read_label, title_under
 from e1prep.read.notes import read_evidence, said_known, said_lead, split_note
 from e1prep.read.numbers import scan
@@ -717,14 +717,14 @@ def test_no_change_on_a_recheck_of_a_known_subject_is_a_refresh(make_kb: MakeKB)
 def test_other_markups_change_only_titles_adornments_and_fields(lines: list[str]) -> None:
     """One line for one line; a line changes only as a title (``#`` marks before it), an adornment (blank) or
     a field (its opening colon dropped); a note with neither adornment nor ``:field:`` is left as written."""
-    out = notes._plain_markup(lines)
+    out = markup._plain_markup(lines)
     assert len(out) == len(lines)
     for before, after in zip(lines, out, strict=True):
         if after != before:
             titled = after.lstrip("#") == " " + before.strip() and after.startswith("#")
             field = after == before.replace(":", "", 1)
-            assert titled or field or (after == "" and notes._ADORNMENT.match(before) is not None)
-    if not any(notes._ADORNMENT.match(line) or line.lstrip().startswith(":") for line in lines):
+            assert titled or field or (after == "" and markup._ADORNMENT.match(before) is not None)
+    if not any(markup._ADORNMENT.match(line) or line.lstrip().startswith(":") for line in lines):
         assert out == lines
 
 

@@ -26,7 +26,8 @@ from ..brief.models import Brief, MaterialKind, MaterialStatus
 from ..kb.loading import Material, load_kb
 from ..pipeline import draft_brief
 from ..read.evidence import LEGEND_LINE, REMARK_LINE
-from ..read.notes import URL_RE, NoteItem, note_items
+from ..read.lines import URL_RE
+from ..read.notes import NoteItem, note_items
 from ..text.naming import norm_name
 from .casewarnings import case_warnings
 

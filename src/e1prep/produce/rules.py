@@ -33,13 +33,12 @@ from ..read import markers
 from ..read.filing import filed_elsewhere, topic_tags
 from ..read.identity import identify, may_be_known_as_a_lead
 from ..read.instructions import reads_as_instruction
+from ..read.lines import URL_RE, is_heading
 from ..read.notes import (
     MD_LINK,
-    URL_RE,
     NoteItem,
     blocks,
     index_only,
-    is_heading,
     is_stale,
     line_evidence,
     note_items,

@@ -35,16 +35,22 @@ from .labels import (
     title_field,
     title_under,
 )
+from .lines import (
+    FIELD_LINE,
+    INDENTED_ENTRY,
+    TABLE_ROW,
+    TABLE_SEP,
+    URL_RE,
+    heading,
+    is_field_line,
+    points_at,
+    table_cells,
+)
 from .mail import message, postscript, replies
+from .markup import to_markdown
 from .numbers import identifiers
 from .scope import QUOTED_CLAIM
 
-#: a URL; a comma stays in it only where the URL goes on after it (``?ids=1,2``, ``/a,b/c``), not where a pasted
-#: sheet's next cell begins (``…/datasheet.pdf,full,"vendor PDF"``)
-URL_RE = re.compile(
-    r"https?://(?:[^\s<>()\[\]（）【】\"'`，。；、|,]|,(?=\d|[^\s<>()\[\]（）【】\"'`，。；、|,]*[/?=&#]))+"
-)
-_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 #: what a line holds besides a URL when it is only the URL: link marks, brackets, punctuation, spaces
 _URL_ONLY_REST = re.compile(r"[\s<>()\[\]（）【】《》\"'`*_.,;:!?，。；：！？、·|\-–—]*")
 
@@ -80,28 +86,6 @@ def _unlabelled(rest: str) -> str:
     return _ARXIV_WORD.sub("", rest)
 
 
-#: a rule with a counter in it (``━━━━ 1 ━━━━``, ``==== 2 ====``): a template's numbered separator, which heads
-#: its block as a second-level heading of that counter would (read as written: its quotes stay verbatim)
-_COUNTED_RULE = re.compile(r"^\s*([━─═=\-~*_—#])\1{1,}\s*(?P<counter>\d{1,3})\s*\1{2,}\s*$")
-_RULE_CHARS = frozenset("━─═=-~*_—# \t")
-
-
-def _heading(line: str) -> tuple[int, str] | None:
-    """A Markdown heading line as (level, title), or a numbered separator as a heading of its counter, or
-    None."""
-    m = _HEADING.match(line)
-    if m:
-        return len(m.group(1)), m.group(2)
-    if line[:1] in _RULE_CHARS and (counted := _COUNTED_RULE.match(line)) is not None:
-        return 2, counted["counter"]
-    return None
-
-
-def is_heading(text: str) -> bool:
-    """Whether ``text`` is one heading line (``### 要点``, ``━━━━ 1 ━━━━``)."""
-    return _heading(text) is not None
-
-
 #: a numbered item in any style: ``1.`` ``1)`` ``(1)`` ``①`` ``一、`` ``a.`` ``IV.``, bare or in bold (``**3. Title**``)
 _NUMBERED = re.compile(
     r"^(?:\*\*|__)?\s*(?:\(?\d{1,3}\)|\d{1,3}(?:\.(?!\d)|、)|[①-⑳]|[一二三四五六七八九十]{1,3}[、.]|（\d{1,3}）|[a-h][.)]"
@@ -109,8 +93,6 @@ _NUMBERED = re.compile(
 )
 #: a paragraph whose title is a Markdown link: ``[Title](url)`` or ``**[Title](url)**`` at a line's start
 _LINK_TITLE = re.compile(r"^(?:\*\*)?\[([^\]]{2,200})\]\((https?://[^)\s]+)\)")
-_TABLE_ROW = re.compile(r"^\s*\|(.+)\|\s*$")
-_TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 #: a top-level bullet: Markdown's, or a sign an export writes for one (Notion's toggle ``▸``, ``•``)
 _TOP_BULLET = re.compile(r"^[-*+•▸▹‣]\s+(.+)$")
 
@@ -185,7 +167,7 @@ def blocks(text: str) -> list[tuple[int, str]]:
     out: list[tuple[int, list[str]]] = []  # each block's first line offset and its lines, joined at the end
     for n, line in enumerate(text.split("\n")):
         stripped = line.lstrip()
-        if not out or not stripped or _BLOCK_START.match(stripped) or _heading(out[-1][1][0]) is not None:
+        if not out or not stripped or _BLOCK_START.match(stripped) or heading(out[-1][1][0]) is not None:
             out.append((n, [line]))
         elif len(stripped) < len(line):  # indented, and no bullet (a bullet would have started a block)
             out[-1][1].append(line)
@@ -427,22 +409,12 @@ class _Span:
         return replace(self, start=self.start + by, end=self.end + by)
 
 
-_BR = re.compile(r"<br\s*/?>")
-_CELL_PIPE = re.compile(r"(?<!\\)\|")
 _NUMBER_CELL = re.compile(r"[#\d\s.]+")
 
 
 def _number_cell(cell: str) -> bool:
     """A cell of only numbers, ``#``, dots and spaces (a table's number column)."""
     return _NUMBER_CELL.fullmatch(cell) is not None
-
-
-def _cells(row: str) -> list[str]:
-    """A table row's cells: split on unescaped pipes, ``<br>`` read as a line break."""
-    inner = row.strip()
-    inner = inner[1:] if inner.startswith("|") else inner
-    inner = inner[:-1] if inner.endswith("|") and not inner.endswith("\\|") else inner
-    return [_BR.sub(" ", c).replace("\\|", "|").strip() for c in _CELL_PIPE.split(inner)]
 
 
 def _column_meanings(header: list[str], known: dict[tuple[str, ...], list[str | None]]) -> list[str | None]:
@@ -463,16 +435,16 @@ def _table_spans(lines: list[str]) -> tuple[list[_Span], list[list[str]]]:
     sheet = _sheet_rows(lines)
     for i, line in enumerate(lines):
         sheet_cells = sheet.get(i)
-        m = _TABLE_ROW.match(line) if sheet_cells is None else None
+        m = TABLE_ROW.match(line) if sheet_cells is None else None
         if not m and sheet_cells is None:
             header, meanings = None, []
             continue
-        if sheet_cells is None and _TABLE_SEP.match(line):
+        if sheet_cells is None and TABLE_SEP.match(line):
             continue
-        cells = sheet_cells if sheet_cells is not None else _cells(line)
+        cells = sheet_cells if sheet_cells is not None else table_cells(line)
         if header is None and (
             (sheet_cells is not None and i - 1 not in sheet)
-            or (sheet_cells is None and i + 1 < len(lines) and _TABLE_SEP.match(lines[i + 1]))
+            or (sheet_cells is None and i + 1 < len(lines) and TABLE_SEP.match(lines[i + 1]))
         ):
             header = cells
             meanings = _column_meanings(header, known)
@@ -553,7 +525,7 @@ def _item_level(lines: list[str], heads: list[tuple[int, int, str]], level: int)
 
 
 def _heading_spans(lines: list[str]) -> list[_Span]:
-    heads = [(i, *h) for i, line in enumerate(lines) if (h := _heading(line))]
+    heads = [(i, *h) for i, line in enumerate(lines) if (h := heading(line))]
     numbered = [h for h in heads if re.match(r"^(?:\d{1,3}[.)、]|[①-⑳]|条目|增量|Item\s*\d)", h[2])]
     chosen = numbered if len(numbered) >= 1 else [h for h in heads if h[1] >= 2]
     if not chosen:
@@ -574,22 +546,6 @@ def _heading_spans(lines: list[str]) -> list[_Span]:
             end = min(end, chosen[n + 1][0])
         spans.append(_Span(title, i, end))
     return spans
-
-
-_FIELD_LINE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*)?([^\s:：*]{1,12})(?:\*\*)?\s*[:：]")
-
-
-#: after an ``arXiv:`` label, an id and then a title after a dash: an item's opening line, not its field
-_TITLED_ID = re.compile(r"\s*\d{4}\.\d{4,5}(?:v\d+)?\s*[—–]+\s*\S")
-
-
-def _is_field_line(text: str) -> bool:
-    """A line that is one field of an item (``链接：…``, ``URL: …``, ``arXiv:…``), never an item itself. An
-    arXiv id that a title follows (``- arXiv:2702.03318 — *ThermoCap: …*``) opens an item: it is no field."""
-    m = _FIELD_LINE.match(text)
-    if not (m and lexicon().is_label(m.group(1))):
-        return False
-    return not _TITLED_ID.match(text, m.end())
 
 
 class _UrlLines:
@@ -664,7 +620,7 @@ def _list_spans(
     starts = [
         (i, m.group(m.lastindex or 1))
         for i, line in enumerate(lines)
-        if (m := rx.match(line)) and i not in fields and not _is_field_line(line)
+        if (m := rx.match(line)) and i not in fields and not is_field_line(line)
     ]
     if sum(1 for _, title in starts if title.startswith("[") and _STATUS_BOX.match(title)) >= 2:
         # sibling items that open with a status box (``- [x] …``, ``- [ ] …``, ``- [~] …``): the box says
@@ -676,7 +632,7 @@ def _list_spans(
         # an item ends at the next heading, or where a table of the note's own begins after a blank line
         # (a status table under the list: its rows restate the items, they are not the last item's text)
         for j in range(i + 1, end):
-            if not rx.match(lines[j]) and (_heading(lines[j]) or _table_after_blank(lines, j)):
+            if not rx.match(lines[j]) and (heading(lines[j]) or _table_after_blank(lines, j)):
                 end = j
                 break
         depth = _depth_bracket(title)
@@ -757,8 +713,8 @@ def _table_after_blank(lines: list[str], j: int) -> bool:
     return (
         head + 1 < len(lines)
         and lines[head].startswith("|")
-        and _TABLE_ROW.match(lines[head]) is not None
-        and _TABLE_SEP.match(lines[head + 1]) is not None
+        and TABLE_ROW.match(lines[head]) is not None
+        and TABLE_SEP.match(lines[head + 1]) is not None
     )
 
 
@@ -808,7 +764,7 @@ def _titled_url_spans(lines: list[str], urls: _UrlLines) -> list[_Span]:
     for n, (i, title) in enumerate(starts):
         end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
         # a heading between two items (a section of a digest) ends the item before it
-        end = next((j for j in range(i + 1, end) if _heading(lines[j])), end)
+        end = next((j for j in range(i + 1, end) if heading(lines[j])), end)
         spans.append(_Span(title, i, end, "titled-url"))
     return spans
 
@@ -873,13 +829,9 @@ def _paragraph_end(lines: list[str], i: int) -> int:
     return end
 
 
-#: a list entry set in under the line above it: part of that line's paragraph (its points)
-_INDENTED_ENTRY = re.compile(r"[ \t]+[-*+•]\s")
-
-
 def _in_paragraph(line: str) -> bool:
     """Whether a line goes on with the paragraph above it: prose, or a list entry set in under it."""
-    return _INDENTED_ENTRY.match(line) is not None or not _STRUCTURED_LINE.match(line)
+    return INDENTED_ENTRY.match(line) is not None or not _STRUCTURED_LINE.match(line)
 
 
 def _link_paragraph_spans(lines: list[str]) -> list[_Span]:
@@ -893,7 +845,7 @@ def _link_paragraph_spans(lines: list[str]) -> list[_Span]:
         if (i > 0 and lines[i - 1].strip()) or i in speakers:
             continue  # not a paragraph's first line
         m = _LINK_TITLE.match(line.strip()) or _BOLD_TITLE.match(line.strip()) or _LENTICULAR.match(line.strip())
-        if m and not _is_field_line(line):
+        if m and not is_field_line(line):
             starts.append((i, m.group(1)))
         elif (r := _BOLD_RUN_IN.match(line.strip())) and not r.group(1).rstrip().endswith((":", "：")):
             # (a bold field label, ``**Summary:** …``, ends at its colon: a field, not a title)
@@ -913,7 +865,7 @@ def _link_paragraph_spans(lines: list[str]) -> list[_Span]:
     for n, (i, title) in enumerate(starts):
         end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
         for j in range(i + 1, end):
-            if _heading(lines[j]):
+            if heading(lines[j]):
                 end = j
                 break
         spans.append(_Span(title, i, end, "link-paragraph"))
@@ -963,19 +915,21 @@ def _label_line_spans(lines: list[str]) -> list[_Span]:
             continue  # the talk goes on about the topic before it: its stamp is no item
         later = [m for m in range(n + 1, len(starts)) if topics is None or m in topics]
         end = starts[later[0]][0] if later else len(lines)
-        heading = next((j for j in range(i + 1, end) if _heading(lines[j])), None)
+        next_heading = next((j for j in range(i + 1, end) if heading(lines[j])), None)
         # a line that runs on after its label is titled by its first sentence (a spoken paragraph); one that
         # ends on a colon introduces what it is about on the next line (``09:40  扫了一遍，就一篇值得记：``); a
         # spoken topic by the sentence that opens it (``好，记一下。第一个是 Quill-Math 2``)
-        title = _introduced(lines[i + 1 : heading or end]) if label.rest.rstrip().endswith((":", "：")) else None
+        title = _introduced(lines[i + 1 : next_heading or end]) if label.rest.rstrip().endswith((":", "：")) else None
         check = None
         if topics is not None and n in topics:
             title = sentence_head(label.rest[topics[n] :])
             # the paragraph that opens the topic, when it says how far it was read: the talk after it can only lower
             # that, a doubt about one of its claims limiting that claim (``[01:02] 嗯，有一个地方我不太信…``)
-            talk = any(starts[m][0] < (heading or end) for m in range(n + 1, len(starts)))
+            talk = any(starts[m][0] < (next_heading or end) for m in range(n + 1, len(starts)))
             check = label.rest if talk and _ev.read_remark(label.rest).words else None
-        span = _Span(label.text + " " + (title or sentence_head(label.rest)), i, heading or end, "label-line", check)
+        span = _Span(
+            label.text + " " + (title or sentence_head(label.rest)), i, next_heading or end, "label-line", check
+        )
         spans.append(span)
     return spans
 
@@ -1020,7 +974,7 @@ def _topic_opener() -> re.Pattern[str]:
 def _introduced(lines: list[str]) -> str | None:
     """The line a colon introduces: the next line of substance, unless it is only a URL or a field."""
     line = next((ln.strip() for ln in lines if ln.strip()), "")
-    if not line or url_only(line) or _is_field_line(line) or _ev.remark_line(line):
+    if not line or url_only(line) or is_field_line(line) or _ev.remark_line(line):
         return None
     return sentence_head(line) or line
 
@@ -1069,7 +1023,7 @@ def _opener_field_spans(lines: list[str]) -> list[_Span]:
     spans = []
     for n, i in enumerate(starts):
         end = starts[n + 1] if n + 1 < len(starts) else len(lines)
-        end = next((j for j in range(i + 1, end) if _heading(lines[j])), end)
+        end = next((j for j in range(i + 1, end) if heading(lines[j])), end)
         spans.append(_Span(rests[i], i, end, "opener-field"))
     return spans
 
@@ -1107,7 +1061,7 @@ def _sign_line_spans(lines: list[str]) -> list[_Span]:
     spans = []
     for n, (i, m) in enumerate(starts):
         limit = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
-        end = next((j for j in range(i + 1, limit) if _heading(lines[j]) or _LANE.match(lines[j])), limit)
+        end = next((j for j in range(i + 1, limit) if heading(lines[j]) or _LANE.match(lines[j])), limit)
         while end > i + 1 and not lines[end - 1].strip():
             end -= 1
         bold = _BOLD_LEAD.match(m["rest"])  # ``✅ **Finch 1.0** — release notes — URL``: the bold is the title
@@ -1154,7 +1108,7 @@ def _prose_spans(lines: list[str], urls: _UrlLines) -> list[_Span]:
     ``Worth your time.``). An arXiv id brings an item in from the paragraph's first sentence (``OpenLoom-CC
     v2（arXiv:2611.05528）顺带复查了一下``); one later in a paragraph is a reference of its text."""
     first = next((i for i, line in enumerate(lines) if line.strip()), 0)
-    titled = _heading(lines[first]) is not None if lines else False  # ``# datasets 雷达 · 2/6``: the note's title
+    titled = heading(lines[first]) is not None if lines else False  # ``# datasets 雷达 · 2/6``: the note's title
     if any(_STRUCTURED_LINE.match(line) for line in lines[first + 1 if titled else 0 :]):
         return []
     spans = []
@@ -1300,7 +1254,7 @@ def _opening_fields(inner: list[str]) -> list[str]:
     for line in inner:
         if not line.strip():
             continue
-        if not _FIELD_LINE.match(line):
+        if not FIELD_LINE.match(line):
             break
         block.append(line)
     return block
@@ -1379,7 +1333,7 @@ def _day_items(span: _Span, inner: list[str], first: int) -> list[_Span]:
 
 
 def _heading_level(line: str) -> int:
-    return heading[0] if (heading := _heading(line)) else 0
+    return h[0] if (h := heading(line)) else 0
 
 
 def _sibling_groups(
@@ -1433,16 +1387,11 @@ def _named_in(line: str, lines: list[str]) -> str | None:
     quoted = next((m for m in _QUOTED_TITLE.finditer(line) if _quotes_a_title(line, m)), None)
     if quoted:
         return quoted.group(1)
-    return sentence_head(line) if _points_at(lines) else None
+    return sentence_head(line) if points_at(lines) else None
 
 
 #: the longest line before a note's opening paragraph that is its byline, not its text (``xiaoyu · 2027-05-28``)
 _BYLINE = 60
-
-
-def _points_at(own: list[str]) -> bool:
-    """Whether a message's own lines point at what it is about: a URL, or an arXiv id (``arXiv:2705.04417``)."""
-    return _UrlLines(own).total() > 0 or any(arxiv_ids(line) for line in own)
 
 
 def _unquoted(lines: list[str], found: list[_Span]) -> tuple[list[str], list[_Span]] | None:
@@ -1454,56 +1403,6 @@ def _unquoted(lines: list[str], found: list[_Span]) -> tuple[list[str], list[_Sp
     bare = [_QUOTE_MARKS.sub("", line) for line in lines]
     spans = _spans_of(bare)
     return (bare, spans) if len(spans) >= 2 else None
-
-
-#: a section title's adornment (CommonMark's setext underline, reStructuredText's under- and overline)
-_ADORNMENT = re.compile(r"^([=\-~^\"])\1{2,}\s*$")
-_ADORNING = frozenset('=-~^"')
-#: a line that is no paragraph of its own: a bullet, a numbered item, a table row, a quote, a heading
-_NOT_A_TITLE = re.compile(r"^\s*(?:[-*+]\s|\d{1,3}[.)]\s|\||>|#{1,6}\s)")
-#: a reStructuredText field (``:链接: https://…``): read as the field ``链接: https://…`` when its name is a label
-_RST_FIELD = re.compile(r"^(\s*):([^\s:][^:]{0,24}):(?=\s|$)")
-_FENCE_LINE = re.compile(r"^\s*```")
-
-
-def _plain_markup(lines: list[str]) -> list[str]:
-    """The note's lines with other markups' structure in the reader's own: a title underlined (and maybe
-    overlined) by a run of one punctuation character, as CommonMark's setext headings and
-    reStructuredText's section titles are, is a ``#`` heading; a reStructuredText field is a field. One
-    line for one line (line numbers stay); an adornment line becomes blank. Levels: CommonMark's (``=`` 1,
-    ``-`` 2) beside ``#`` headings, else reStructuredText's, in the order the styles first appear. Fenced
-    code is left as written."""
-    out = list(lines)
-    titles: list[tuple[int, tuple[str, bool]]] = []  # (title line, its style: character, overlined)
-    fenced = False
-    for i, line in enumerate(lines):
-        if "`" in line and _FENCE_LINE.match(line):
-            fenced = not fenced
-        if not fenced:
-            out[i] = _plain_field(line)
-            if (style := _title_style(lines, i)) is not None:
-                titles.append((i, style))
-            elif line[:1] in _ADORNING and (framed := _FRAMED_TITLE.fullmatch(line.strip())):
-                title = framed.group("title")
-                if not any(word in title.lower() for word in lexicon().mail.get("forward", ())):
-                    out[i] = "## " + title
-    if not titles:
-        return out
-    atx = any(_heading(line) for line in lines)
-    styles: dict[tuple[str, bool], int] = {}
-    for i, style in titles:
-        level = {"=": 1, "-": 2}.get(style[0]) if atx else styles.setdefault(style, min(len(styles) + 1, 6))
-        if level is None:
-            continue
-        out[i] = "#" * level + " " + lines[i].strip()
-        out[i + 1] = ""
-        if style[1]:
-            out[i - 1] = ""
-    return out
-
-
-#: a plain-text section title framed by one run of a character on each side (a mail's ``---- XGBoost 4.0 ----``)
-_FRAMED_TITLE = re.compile(r"(?P<run>([-=~])\2{2,})[ \t]+(?P<title>\S.*?\S)[ \t]+(?P=run)")
 
 
 #: the longest line read as a pasted sheet's header (``name,link,depth,note``)
@@ -1558,31 +1457,6 @@ def _names_columns(header: list[str]) -> bool:
     meanings = [lexicon().column_meaning(h) for h in header]
     named = [m for m in meanings if m is not None]
     return 2 * len(named) >= len(header) and bool({"title", "url"} & set(named))
-
-
-def _plain_field(line: str) -> str:
-    """A line less a reStructuredText field's opening colon, when the field's name is a label."""
-    if ":" in line and (field := _RST_FIELD.match(line)) and lexicon().is_label(field.group(2)):
-        return field.group(1) + field.group(2) + ":" + line[field.end() :]
-    return line
-
-
-def _title_style(lines: list[str], i: int) -> tuple[str, bool] | None:
-    """The adornment style of line ``i`` when it is a section title: (its character, overlined or not)."""
-    under = lines[i + 1] if i + 1 < len(lines) else ""
-    if under[:1] not in _ADORNING or not (m := _ADORNMENT.match(under)):  # most lines: one look
-        return None
-    line = lines[i]
-    if not line.strip() or _NOT_A_TITLE.match(line) or _ADORNMENT.match(line):
-        return None
-    prev = lines[i - 1].strip() if i > 0 else ""
-    # an overline opens its title after a blank line (else it is the underline of the title above)
-    over = bool(prev) and prev == under.strip() and (i < 2 or not lines[i - 2].strip())
-    if not over and prev and not _ADORNMENT.match(prev) and not _heading(prev):  # a paragraph of one line
-        return None
-    if m.group(1) == "-" and _is_field_line(line):  # ``key: value`` then ``---``: a block's fence
-        return None
-    return m.group(1), over
 
 
 #: a Markdown footnote's definition (``[^1]: tried twice, both 403``), and a rule or blank line before one
@@ -1700,8 +1574,8 @@ def _one_source(lines: list[str], spans: list[_Span]) -> list[_Span]:
         end += 1
     block = [line for line in lines[start:end] if line.strip()]
     # the opening paragraph: nothing but headings and a byline before it, no item starts before it
-    opening = all(not ln.strip() or _heading(ln) or len(ln) < _BYLINE for ln in lines[:start])
-    if not opening or spans[0].start < start or sum(map(is_field, block)) < 2 or not _points_at(block):
+    opening = all(not ln.strip() or heading(ln) or len(ln) < _BYLINE for ln in lines[:start])
+    if not opening or spans[0].start < start or sum(map(is_field, block)) < 2 or not points_at(block):
         return spans
     title = title_field(lines[at]) or ""
     return [_Span(title, min(start, spans[0].start), max(s.end for s in spans), "one-source")]
@@ -1723,10 +1597,10 @@ def _one_thread(lines: list[str], spans: list[_Span]) -> list[_Span]:
     # in the writer's prose above it (the thread's own, its release notes) are about the one thing
     if len({u for line in lines[: posts[0]] if _LIST_ENTRY.match(line) for u in URL_RE.findall(line)}) > 1:
         return spans
-    title = next((h[1] for line in lines if (h := _heading(line)) is not None and h[0] == 1), None)
+    title = next((h[1] for line in lines if (h := heading(line)) is not None and h[0] == 1), None)
     if title is None:  # else the thread's own title, the heading right above its first post (``## #217 v0.4: …``)
-        title = next((h[1] for line in reversed(lines[: posts[0]]) if (h := _heading(line)) is not None), None)
-    first = next((i for i, line in enumerate(lines) if line.strip() and not _heading(line)), spans[0].start)
+        title = next((h[1] for line in reversed(lines[: posts[0]]) if (h := heading(line)) is not None), None)
+    first = next((i for i, line in enumerate(lines) if line.strip() and not heading(line)), spans[0].start)
     return [_Span(title or spans[0].title, min(first, spans[0].start), len(lines), "thread")]
 
 
@@ -1781,174 +1655,9 @@ def _points_at_something(part: list[str]) -> bool:
     return any(_POINTER.search(line) for line in part)
 
 
-#: an Obsidian callout's first line (``> [!note] 读到哪``, ``> [!warning]- 摘要里的数字先别用``): its kind and title
-_CALLOUT = re.compile(r"^\s*>\s*\[!\w+\][+-]?\s*(?P<title>.*)$")
-
-
-#: an HTML block's tags on lines of their own, as Notion and GitHub export toggles and asides (``<details>``,
-#: ``</aside>``), and a toggle's summary (``<summary>Kestrel-TS — arXiv:… ✅ read in full</summary>``)
-_HTML_BLOCK_TAG = re.compile(r"^\s*</?(?:details|aside)\b[^>]*>\s*$", re.I)
-_SUMMARY = re.compile(r"^\s*<summary>(?P<title>.*?)</summary>\s*$", re.I)
-#: a line set in bold, whole
-_BOLD_LINE = re.compile(r"^\s*\*\*(?P<text>[^*\n]+)\*\*\s*$")
-
-
-#: a notebook cell's prompt, exported to Markdown (``**In [3]:**``, ``Out [3]:``)
-_CELL_PROMPT = re.compile(r"\s*(?:\*\*)?(?:In|Out)\s*\[\s*\d*\s*\]:?(?:\*\*)?\s*")
-
-
-def _notebook(lines: list[str]) -> list[str]:
-    """A notebook exported to Markdown, with its cells' prompts blanked (line numbers stay): a prompt is the
-    notebook's machinery, never an item's title (``**In [3]:**`` had titled the cells as bold run-in titles
-    do). The cells stay: a listing printed in one may name the items the writer annotates between them. Two
-    prompts or more make a notebook."""
-    prompts = [i for i, line in enumerate(lines) if line[:1] in " *IO" and _CELL_PROMPT.fullmatch(line)]
-    if len(prompts) < 2:
-        return lines
-    out = list(lines)
-    for i in prompts:
-        out[i] = ""
-    return out
-
-
-def _toggles(lines: list[str]) -> list[str]:
-    """The note's lines with each toggle (``<details><summary>…</summary> … </details>``) written as a heading
-    over its text, one level below the heading above it: a toggle is the writer's block about what its summary
-    names, and a line set in bold inside it names a part of that block (``**What it is**``, ``**Results**``), no
-    item of its own: it is written plain. An aside's tags (``<aside>``) are markup, its text the writer's. One
-    line for one line."""
-    if not any("<" in line for line in lines):
-        return lines
-    out = list(lines)
-    level = 1  # the level of the last heading outside every toggle
-    depth = 0
-    for i, line in enumerate(lines):
-        if depth == 0 and (heading := _heading(line)):
-            level = heading[0]
-        elif m := _SUMMARY.match(line):
-            out[i] = "#" * min(level + depth, 6) + " " + m["title"].strip()
-        elif depth and (bold := _BOLD_LINE.match(line)):
-            out[i] = bold["text"]
-        elif _HTML_BLOCK_TAG.match(line):
-            out[i] = ""
-            if line.lstrip()[1:].lower().startswith("details"):
-                depth += 1
-            elif line.lstrip()[2:].lower().startswith("details"):
-                depth = max(depth - 1, 0)
-    return out
-
-
-#: an entry of an indented list: its indent and its text
-_INDENTED_ENTRY = re.compile(r"^(?P<indent>[ \t]*)[-*+•▸▹‣]\s+(?P<text>\S.*)$")
-
-
-def _outline_root(lines: list[str]) -> list[str]:
-    """The note's lines with a mind map's centre written as a heading, its branches one level up: an outline
-    whose one entry at the margin points at nothing (``- 今日 blogs / feeds``) and holds two or more branches
-    that have branches of their own (an XMind or a MindNode export) is a map about its branches, each an item.
-    One entry with plain points under it is one item, as it was. One line for one line."""
-    entries = [(i, m) for i, line in enumerate(lines) if (m := _INDENTED_ENTRY.match(line))]
-    top = [(i, m) for i, m in entries if not m["indent"]]
-    if len(top) != 1 or _points_at([lines[top[0][0]]]):
-        return lines
-    root = top[0][0]
-    below = [(i, len(m["indent"].expandtabs(4))) for i, m in entries if i > root]
-    if not below:
-        return lines
-    step = min(width for _, width in below)
-    branches = [n for n, (_, width) in enumerate(below) if width == step]
-    grown = sum(1 for a, b in pairwise([*branches, len(below)]) if b - a > 1)  # a branch with branches under it
-    if len(branches) < 2 or grown < 2:
-        return lines
-    out = list(lines)
-    out[root] = "## " + top[0][1]["text"]
-    for i, _ in below:
-        line = out[i].expandtabs(4)
-        out[i] = line[step:] if line[:step].strip() == "" else line
-    return out
-
-
-#: an org-mode keyword line (``#+TITLE: …``, ``#+TODO: TODO | DONE``), a heading (``** DONE …``), and a property
-#: drawer's bounds and fields (``:PROPERTIES:`` … ``:READ: full text`` … ``:END:``)
-_ORG_KEYWORD = re.compile(r"^#\+(?P<key>[A-Za-z_]+):\s*(?P<value>.*)$")
-_ORG_HEADING = re.compile(r"^(?P<stars>\*+)\s+(?P<title>\S.*)$")
-_ORG_DRAWER = re.compile(r"^\s*:(?:PROPERTIES|END|LOGBOOK):\s*$", re.I)
-_ORG_PROPERTY = re.compile(r"^(?P<indent>\s*):(?P<name>[A-Za-z_][\w-]*):(?P<value>\s.*)?$")
-
-
-def _org(lines: list[str]) -> list[str]:
-    """The note's lines as Markdown when the note is an org-mode file (it declares itself by keyword lines,
-    ``#+TITLE:`` / ``#+TODO:``): its title is the note's ``#`` heading, its starred headings are headings one
-    level below (``* DONE DriftBench`` is ``## DONE DriftBench``, not a bullet), a property drawer's fields are
-    fields (``:READ: full text`` is ``READ: full text``) and its bounds are blank. One line for one line."""
-    if not any(line.startswith("#+") and _ORG_KEYWORD.match(line) for line in lines[:20]):
-        return lines
-    out = list(lines)
-    for i, line in enumerate(lines):
-        if keyword := _ORG_KEYWORD.match(line):
-            # its title heads the note; the other keywords stay as written (``#+TODO:`` declares the states)
-            out[i] = "# " + keyword["value"] if keyword["key"].upper() == "TITLE" else line
-        elif heading := _ORG_HEADING.match(line):
-            out[i] = "#" * min(len(heading["stars"]) + 1, 6) + " " + heading["title"]
-        elif _ORG_DRAWER.match(line):
-            out[i] = ""
-        elif field := _ORG_PROPERTY.match(line):
-            out[i] = field["indent"] + field["name"] + ":" + (field["value"] or "")
-    return out
-
-
-def _callouts(lines: list[str]) -> list[str]:
-    """The note's lines with each Obsidian callout written as the writer's own text: a callout is a block the
-    writer sets off (``> [!note] 读到哪`` over ``> 摘要、Intro … 读到 3.2 为止``), not someone else's words quoted.
-    Its title stays a line of its own; one line for one line."""
-    out = list(lines)
-    inside = False
-    for i, line in enumerate(lines):
-        if m := _CALLOUT.match(line):
-            out[i], inside = m["title"], True
-        elif inside and line.lstrip().startswith(">"):
-            out[i] = line.lstrip()[1:].lstrip()
-        else:
-            inside = False
-    return out
-
-
-def _transposed_tables(lines: list[str]) -> list[str]:
-    """The note's lines with each table written sideways turned upright: a comparison whose columns are the items
-    and whose first column names what each row says (``| | Burrow | EdgeSpec |`` over ``| 链接 | … |``, ``| 读到哪 |
-    … |``: two or more of its row names are column words, ``writing.toml [columns]``). Each item becomes a row,
-    titled by its column's head, in the table's own lines (line numbers stay; the lines left over are blank)."""
-    out = list(lines)
-    lex = lexicon()
-    i = 0
-    while i + 2 < len(lines):
-        if not (_TABLE_ROW.match(lines[i]) and _TABLE_SEP.match(lines[i + 1])):
-            i += 1
-            continue
-        end = i + 2
-        while end < len(lines) and _TABLE_ROW.match(lines[end]):
-            end += 1
-        head, rows = _cells(lines[i]), [_cells(line) for line in lines[i + 2 : end]]
-        named = sum(1 for row in rows if row and lex.column_meaning(row[0]) is not None)
-        items = len(head) - 1
-        if (
-            items >= 2
-            and named >= 2
-            and lex.column_meaning(head[0]) is None
-            and all(len(row) == len(head) for row in rows)
-            and items <= end - i - 2
-        ):
-            title = lex.columns["title"][0]
-            upright = ["| " + " | ".join([title, *(row[0] for row in rows)]) + " |", "|" + "---|" * (len(rows) + 1)]
-            upright += ["| " + " | ".join([head[j], *(row[j] for row in rows)]) + " |" for j in range(1, len(head))]
-            out[i:end] = upright + [""] * (end - i - len(upright))
-        i = end
-    return out
-
-
 def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     """Items of a note: headings, numbered lists, table rows or bullets with a URL, whichever fits."""
-    lines = _transposed_tables(_callouts(_outline_root(_toggles(_plain_markup(_org(_notebook(body.split("\n"))))))))
+    lines = to_markdown(body.split("\n"))
     digest = _message_digest(lines)
     best = digest or _spans_of(lines)
     mail = None if digest else message(lines)
@@ -1958,7 +1667,7 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     if answered is not None:
         # a reply that answers the quoted message point by point: each answer is an item, named by its question
         lines, best = answered
-    elif mail is not None and _UrlLines(lines).count(best) < 2 and (_points_at(own) or not (best or unquoted)):
+    elif mail is not None and _UrlLines(lines).count(best) < 2 and (points_at(own) or not (best or unquoted)):
         # a pasted e-mail that is no digest (fewer than two of its items hold a URL) and points at what it
         # is about in its own words (not only in the thread it quotes), or holds no items, quoted or not: one
         # message, about what its subject says, read as its writer wrote it (``read.mail``)
@@ -2127,7 +1836,7 @@ def _reread(
 def _groups(lines: list[str], spans: list[_Span]) -> list[str]:
     """For each item, the headings above it that enclose it, outermost first, above the item's own
     heading: how the note files it (a topic section of its own). One pass, a stack of at most six."""
-    heads = [(i, h) for i, line in enumerate(lines) if (h := _heading(line))]
+    heads = [(i, h) for i, line in enumerate(lines) if (h := heading(line))]
     stack: list[tuple[int, str]] = []
     at = 0
     out = []
@@ -2138,7 +1847,7 @@ def _groups(lines: list[str], spans: list[_Span]) -> list[str]:
                 stack.pop()
             stack.append((level, text))
             at += 1
-        own = _heading(lines[span.start])
+        own = heading(lines[span.start])
         limit = own[0] if own else 7
         out.append(" / ".join(text for level, text in stack if level < limit))
     return out

@@ -19,7 +19,7 @@ from ..brief.models import (
 )
 from ..kb.knowledge import ARXIV_RE, occurrences
 from ..kb.numbering import SECTION_ID
-from ..read.notes import URL_RE
+from ..read.lines import URL_RE
 from ..read.numbers import NumberToken, number_cores, scan
 from .citations import Citations
 from .disposition import blank_marked

@@ -25,7 +25,7 @@ from ..brief.phrases import Phrases, phrases
 from ..kb.knowledge import KnowledgeDoc, arxiv_ids
 from ..kb.loading import KB
 from ..kb.numbering import SECTION_ID
-from ..read.notes import URL_RE
+from ..read.lines import URL_RE
 from ..read.numbers import normalize, occurs_in
 from ..text.lexicon import lexicon
 from ..text.regexgate import guarded

@@ -1,0 +1,87 @@
+"""What one line of a note is: a heading, a table row, a field, a URL's holder. The primitives every reader of a
+note's structure shares (``read.markup`` rewrites other markups into these; ``read.notes`` finds items by them)."""
+
+from __future__ import annotations
+
+import re
+
+from ..kb.knowledge import arxiv_ids
+from ..text.lexicon import lexicon
+
+#: a URL; a comma stays in it only where the URL goes on after it (``?ids=1,2``, ``/a,b/c``), not where a pasted
+#: sheet's next cell begins (``…/datasheet.pdf,full,"vendor PDF"``)
+URL_RE = re.compile(
+    r"https?://(?:[^\s<>()\[\]（）【】\"'`，。；、|,]|,(?=\d|[^\s<>()\[\]（）【】\"'`，。；、|,]*[/?=&#]))+"
+)
+
+
+_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
+
+
+#: a rule with a counter in it (``━━━━ 1 ━━━━``, ``==== 2 ====``): a template's numbered separator, which heads
+#: its block as a second-level heading of that counter would (read as written: its quotes stay verbatim)
+_COUNTED_RULE = re.compile(r"^\s*([━─═=\-~*_—#])\1{1,}\s*(?P<counter>\d{1,3})\s*\1{2,}\s*$")
+
+
+_RULE_CHARS = frozenset("━─═=-~*_—# \t")
+
+
+def heading(line: str) -> tuple[int, str] | None:
+    """A Markdown heading line as (level, title), or a numbered separator as a heading of its counter, or
+    None."""
+    m = _HEADING.match(line)
+    if m:
+        return len(m.group(1)), m.group(2)
+    if line[:1] in _RULE_CHARS and (counted := _COUNTED_RULE.match(line)) is not None:
+        return 2, counted["counter"]
+    return None
+
+
+def is_heading(text: str) -> bool:
+    """Whether ``text`` is one heading line (``### 要点``, ``━━━━ 1 ━━━━``)."""
+    return heading(text) is not None
+
+
+TABLE_ROW = re.compile(r"^\s*\|(.+)\|\s*$")
+
+
+TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
+
+
+_BR = re.compile(r"<br\s*/?>")
+
+
+_CELL_PIPE = re.compile(r"(?<!\\)\|")
+
+
+def table_cells(row: str) -> list[str]:
+    """A table row's cells: split on unescaped pipes, ``<br>`` read as a line break."""
+    inner = row.strip()
+    inner = inner[1:] if inner.startswith("|") else inner
+    inner = inner[:-1] if inner.endswith("|") and not inner.endswith("\\|") else inner
+    return [_BR.sub(" ", c).replace("\\|", "|").strip() for c in _CELL_PIPE.split(inner)]
+
+
+FIELD_LINE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*)?([^\s:：*]{1,12})(?:\*\*)?\s*[:：]")
+
+
+#: after an ``arXiv:`` label, an id and then a title after a dash: an item's opening line, not its field
+_TITLED_ID = re.compile(r"\s*\d{4}\.\d{4,5}(?:v\d+)?\s*[—–]+\s*\S")
+
+
+def is_field_line(text: str) -> bool:
+    """A line that is one field of an item (``链接：…``, ``URL: …``, ``arXiv:…``), never an item itself. An
+    arXiv id that a title follows (``- arXiv:2702.03318 — *ThermoCap: …*``) opens an item: it is no field."""
+    m = FIELD_LINE.match(text)
+    if not (m and lexicon().is_label(m.group(1))):
+        return False
+    return not _TITLED_ID.match(text, m.end())
+
+
+#: an entry of an indented list: its indent and its text
+INDENTED_ENTRY = re.compile(r"^(?P<indent>[ \t]*)[-*+•▸▹‣]\s+(?P<text>\S.*)$")
+
+
+def points_at(lines: list[str]) -> bool:
+    """Whether ``lines`` point at something: a URL, or an arXiv id (``arXiv:2705.04417``)."""
+    return any(URL_RE.search(line) or arxiv_ids(line) for line in lines)

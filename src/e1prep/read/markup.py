@@ -1,0 +1,270 @@
+"""Other markups' structure, written in the reader's own Markdown before any item is looked for: setext and
+reStructuredText titles, org-mode, notebooks, toggles, mind maps, Obsidian callouts, sideways tables. Each
+rewrite is one line for one line, so every line number the brief cites stays the note's own."""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+
+from ..text.lexicon import lexicon
+from .lines import INDENTED_ENTRY, TABLE_ROW, TABLE_SEP, heading, is_field_line, points_at, table_cells
+
+
+def to_markdown(lines: list[str]) -> list[str]:
+    """The note's lines with every other markup it uses written as Markdown (one line for one line)."""
+    return _transposed_tables(_callouts(_outline_root(_toggles(_plain_markup(_org(_notebook(lines)))))))
+
+
+#: a section title's adornment (CommonMark's setext underline, reStructuredText's under- and overline)
+_ADORNMENT = re.compile(r"^([=\-~^\"])\1{2,}\s*$")
+
+
+_ADORNING = frozenset('=-~^"')
+
+
+#: a line that is no paragraph of its own: a bullet, a numbered item, a table row, a quote, a heading
+_NOT_A_TITLE = re.compile(r"^\s*(?:[-*+]\s|\d{1,3}[.)]\s|\||>|#{1,6}\s)")
+
+
+#: a reStructuredText field (``:链接: https://…``): read as the field ``链接: https://…`` when its name is a label
+_RST_FIELD = re.compile(r"^(\s*):([^\s:][^:]{0,24}):(?=\s|$)")
+
+
+_FENCE_LINE = re.compile(r"^\s*```")
+
+
+def _plain_markup(lines: list[str]) -> list[str]:
+    """The note's lines with other markups' structure in the reader's own: a title underlined (and maybe
+    overlined) by a run of one punctuation character, as CommonMark's setext headings and
+    reStructuredText's section titles are, is a ``#`` heading; a reStructuredText field is a field. One
+    line for one line (line numbers stay); an adornment line becomes blank. Levels: CommonMark's (``=`` 1,
+    ``-`` 2) beside ``#`` headings, else reStructuredText's, in the order the styles first appear. Fenced
+    code is left as written."""
+    out = list(lines)
+    titles: list[tuple[int, tuple[str, bool]]] = []  # (title line, its style: character, overlined)
+    fenced = False
+    for i, line in enumerate(lines):
+        if "`" in line and _FENCE_LINE.match(line):
+            fenced = not fenced
+        if not fenced:
+            out[i] = _plain_field(line)
+            if (style := _title_style(lines, i)) is not None:
+                titles.append((i, style))
+            elif line[:1] in _ADORNING and (framed := _FRAMED_TITLE.fullmatch(line.strip())):
+                title = framed.group("title")
+                if not any(word in title.lower() for word in lexicon().mail.get("forward", ())):
+                    out[i] = "## " + title
+    if not titles:
+        return out
+    atx = any(heading(line) for line in lines)
+    styles: dict[tuple[str, bool], int] = {}
+    for i, style in titles:
+        level = {"=": 1, "-": 2}.get(style[0]) if atx else styles.setdefault(style, min(len(styles) + 1, 6))
+        if level is None:
+            continue
+        out[i] = "#" * level + " " + lines[i].strip()
+        out[i + 1] = ""
+        if style[1]:
+            out[i - 1] = ""
+    return out
+
+
+#: a plain-text section title framed by one run of a character on each side (a mail's ``---- XGBoost 4.0 ----``)
+_FRAMED_TITLE = re.compile(r"(?P<run>([-=~])\2{2,})[ \t]+(?P<title>\S.*?\S)[ \t]+(?P=run)")
+
+
+def _plain_field(line: str) -> str:
+    """A line less a reStructuredText field's opening colon, when the field's name is a label."""
+    if ":" in line and (field := _RST_FIELD.match(line)) and lexicon().is_label(field.group(2)):
+        return field.group(1) + field.group(2) + ":" + line[field.end() :]
+    return line
+
+
+def _title_style(lines: list[str], i: int) -> tuple[str, bool] | None:
+    """The adornment style of line ``i`` when it is a section title: (its character, overlined or not)."""
+    under = lines[i + 1] if i + 1 < len(lines) else ""
+    if under[:1] not in _ADORNING or not (m := _ADORNMENT.match(under)):  # most lines: one look
+        return None
+    line = lines[i]
+    if not line.strip() or _NOT_A_TITLE.match(line) or _ADORNMENT.match(line):
+        return None
+    prev = lines[i - 1].strip() if i > 0 else ""
+    # an overline opens its title after a blank line (else it is the underline of the title above)
+    over = bool(prev) and prev == under.strip() and (i < 2 or not lines[i - 2].strip())
+    if not over and prev and not _ADORNMENT.match(prev) and not heading(prev):  # a paragraph of one line
+        return None
+    if m.group(1) == "-" and is_field_line(line):  # ``key: value`` then ``---``: a block's fence
+        return None
+    return m.group(1), over
+
+
+#: a notebook cell's prompt, exported to Markdown (``**In [3]:**``, ``Out [3]:``)
+_CELL_PROMPT = re.compile(r"\s*(?:\*\*)?(?:In|Out)\s*\[\s*\d*\s*\]:?(?:\*\*)?\s*")
+
+
+def _notebook(lines: list[str]) -> list[str]:
+    """A notebook exported to Markdown, with its cells' prompts blanked (line numbers stay): a prompt is the
+    notebook's machinery, never an item's title (``**In [3]:**`` had titled the cells as bold run-in titles
+    do). The cells stay: a listing printed in one may name the items the writer annotates between them. Two
+    prompts or more make a notebook."""
+    prompts = [i for i, line in enumerate(lines) if line[:1] in " *IO" and _CELL_PROMPT.fullmatch(line)]
+    if len(prompts) < 2:
+        return lines
+    out = list(lines)
+    for i in prompts:
+        out[i] = ""
+    return out
+
+
+#: an HTML block's tags on lines of their own, as Notion and GitHub export toggles and asides (``<details>``,
+#: ``</aside>``), and a toggle's summary (``<summary>Kestrel-TS — arXiv:… ✅ read in full</summary>``)
+_HTML_BLOCK_TAG = re.compile(r"^\s*</?(?:details|aside)\b[^>]*>\s*$", re.I)
+
+
+_SUMMARY = re.compile(r"^\s*<summary>(?P<title>.*?)</summary>\s*$", re.I)
+
+
+#: a line set in bold, whole
+_BOLD_LINE = re.compile(r"^\s*\*\*(?P<text>[^*\n]+)\*\*\s*$")
+
+
+def _toggles(lines: list[str]) -> list[str]:
+    """The note's lines with each toggle (``<details><summary>…</summary> … </details>``) written as a heading
+    over its text, one level below the heading above it: a toggle is the writer's block about what its summary
+    names, and a line set in bold inside it names a part of that block (``**What it is**``, ``**Results**``), no
+    item of its own: it is written plain. An aside's tags (``<aside>``) are markup, its text the writer's. One
+    line for one line."""
+    if not any("<" in line for line in lines):
+        return lines
+    out = list(lines)
+    level = 1  # the level of the last heading outside every toggle
+    depth = 0
+    for i, line in enumerate(lines):
+        if depth == 0 and (head := heading(line)):
+            level = head[0]
+        elif m := _SUMMARY.match(line):
+            out[i] = "#" * min(level + depth, 6) + " " + m["title"].strip()
+        elif depth and (bold := _BOLD_LINE.match(line)):
+            out[i] = bold["text"]
+        elif _HTML_BLOCK_TAG.match(line):
+            out[i] = ""
+            if line.lstrip()[1:].lower().startswith("details"):
+                depth += 1
+            elif line.lstrip()[2:].lower().startswith("details"):
+                depth = max(depth - 1, 0)
+    return out
+
+
+def _outline_root(lines: list[str]) -> list[str]:
+    """The note's lines with a mind map's centre written as a heading, its branches one level up: an outline
+    whose one entry at the margin points at nothing (``- 今日 blogs / feeds``) and holds two or more branches
+    that have branches of their own (an XMind or a MindNode export) is a map about its branches, each an item.
+    One entry with plain points under it is one item, as it was. One line for one line."""
+    entries = [(i, m) for i, line in enumerate(lines) if (m := INDENTED_ENTRY.match(line))]
+    top = [(i, m) for i, m in entries if not m["indent"]]
+    if len(top) != 1 or points_at([lines[top[0][0]]]):
+        return lines
+    root = top[0][0]
+    below = [(i, len(m["indent"].expandtabs(4))) for i, m in entries if i > root]
+    if not below:
+        return lines
+    step = min(width for _, width in below)
+    branches = [n for n, (_, width) in enumerate(below) if width == step]
+    grown = sum(1 for a, b in pairwise([*branches, len(below)]) if b - a > 1)  # a branch with branches under it
+    if len(branches) < 2 or grown < 2:
+        return lines
+    out = list(lines)
+    out[root] = "## " + top[0][1]["text"]
+    for i, _ in below:
+        line = out[i].expandtabs(4)
+        out[i] = line[step:] if line[:step].strip() == "" else line
+    return out
+
+
+#: an org-mode keyword line (``#+TITLE: …``, ``#+TODO: TODO | DONE``), a heading (``** DONE …``), and a property
+#: drawer's bounds and fields (``:PROPERTIES:`` … ``:READ: full text`` … ``:END:``)
+_ORG_KEYWORD = re.compile(r"^#\+(?P<key>[A-Za-z_]+):\s*(?P<value>.*)$")
+
+
+_ORG_HEADING = re.compile(r"^(?P<stars>\*+)\s+(?P<title>\S.*)$")
+
+
+_ORG_DRAWER = re.compile(r"^\s*:(?:PROPERTIES|END|LOGBOOK):\s*$", re.I)
+
+
+_ORG_PROPERTY = re.compile(r"^(?P<indent>\s*):(?P<name>[A-Za-z_][\w-]*):(?P<value>\s.*)?$")
+
+
+def _org(lines: list[str]) -> list[str]:
+    """The note's lines as Markdown when the note is an org-mode file (it declares itself by keyword lines,
+    ``#+TITLE:`` / ``#+TODO:``): its title is the note's ``#`` heading, its starred headings are headings one
+    level below (``* DONE DriftBench`` is ``## DONE DriftBench``, not a bullet), a property drawer's fields are
+    fields (``:READ: full text`` is ``READ: full text``) and its bounds are blank. One line for one line."""
+    if not any(line.startswith("#+") and _ORG_KEYWORD.match(line) for line in lines[:20]):
+        return lines
+    out = list(lines)
+    for i, line in enumerate(lines):
+        if keyword := _ORG_KEYWORD.match(line):
+            # its title heads the note; the other keywords stay as written (``#+TODO:`` declares the states)
+            out[i] = "# " + keyword["value"] if keyword["key"].upper() == "TITLE" else line
+        elif starred := _ORG_HEADING.match(line):
+            out[i] = "#" * min(len(starred["stars"]) + 1, 6) + " " + starred["title"]
+        elif _ORG_DRAWER.match(line):
+            out[i] = ""
+        elif field := _ORG_PROPERTY.match(line):
+            out[i] = field["indent"] + field["name"] + ":" + (field["value"] or "")
+    return out
+
+
+#: an Obsidian callout's first line (``> [!note] 读到哪``, ``> [!warning]- 摘要里的数字先别用``): its kind and title
+_CALLOUT = re.compile(r"^\s*>\s*\[!\w+\][+-]?\s*(?P<title>.*)$")
+
+
+def _callouts(lines: list[str]) -> list[str]:
+    """The note's lines with each Obsidian callout written as the writer's own text: a callout is a block the
+    writer sets off (``> [!note] 读到哪`` over ``> 摘要、Intro … 读到 3.2 为止``), not someone else's words quoted.
+    Its title stays a line of its own; one line for one line."""
+    out = list(lines)
+    inside = False
+    for i, line in enumerate(lines):
+        if m := _CALLOUT.match(line):
+            out[i], inside = m["title"], True
+        elif inside and line.lstrip().startswith(">"):
+            out[i] = line.lstrip()[1:].lstrip()
+        else:
+            inside = False
+    return out
+
+
+def _transposed_tables(lines: list[str]) -> list[str]:
+    """The note's lines with each table written sideways turned upright: a comparison whose columns are the items
+    and whose first column names what each row says (``| | Burrow | EdgeSpec |`` over ``| 链接 | … |``, ``| 读到哪 |
+    … |``: two or more of its row names are column words, ``writing.toml [columns]``). Each item becomes a row,
+    titled by its column's head, in the table's own lines (line numbers stay; the lines left over are blank)."""
+    out = list(lines)
+    lex = lexicon()
+    i = 0
+    while i + 2 < len(lines):
+        if not (TABLE_ROW.match(lines[i]) and TABLE_SEP.match(lines[i + 1])):
+            i += 1
+            continue
+        end = i + 2
+        while end < len(lines) and TABLE_ROW.match(lines[end]):
+            end += 1
+        head, rows = table_cells(lines[i]), [table_cells(line) for line in lines[i + 2 : end]]
+        named = sum(1 for row in rows if row and lex.column_meaning(row[0]) is not None)
+        items = len(head) - 1
+        if (
+            items >= 2
+            and named >= 2
+            and lex.column_meaning(head[0]) is None
+            and all(len(row) == len(head) for row in rows)
+            and items <= end - i - 2
+        ):
+            title = lex.columns["title"][0]
+            upright = ["| " + " | ".join([title, *(row[0] for row in rows)]) + " |", "|" + "---|" * (len(rows) + 1)]
+            upright += ["| " + " | ".join([head[j], *(row[j] for row in rows)]) + " |" for j in range(1, len(head))]
+            out[i:end] = upright + [""] * (end - i - len(upright))
+        i = end
+    return out
