@@ -14,7 +14,7 @@ from conftest import MakeKB
 from e1prep.brief.models import EvidenceLevel
 from e1prep.kb.knowledge import parse_knowledge
 from e1prep.pipeline import draft_brief
-from e1prep.read import markers, markup, notes, scope
+from e1prep.read import markers, markup, scope
 from e1prep.read.labels import labelled, read_label, title_under
 from e1prep.read.notes import read_evidence, said_known, said_lead, split_note
 from e1prep.read.numbers import scan

@@ -31,6 +31,8 @@ _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _BOLD_SECTION = re.compile(r"^\*\*§\s*(\d+(?:\.\d+)+)(?!\.?\d)\s*([^*\n]*)\*\*")
 #: such a subsection's level: below every heading
 _LEAD_LEVEL = 7
+#: a line set in bold, whole (``**FG-2 可塑性丧失（loss of plasticity）**``)
+_BOLD_HEADING = re.compile(r"^\*\*([^*\n]+)\*\*\s*$")
 _VERSION = re.compile(r"(?:更新标记|版本|version)\s*[:：]\s*(\S+)", re.I)
 _VERSION_INLINE = re.compile(r"\bv(?:Oct|Nov|Dec|Sep|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug)\d+\S*")
 
@@ -349,6 +351,7 @@ def _sections(lines: list[str]) -> list[Section]:
     heads: list[Heading] = []
     lettered = lettering([h.group(2) for line in lines if line.startswith("#") and (h := _HEADING.match(line))])
     numbered = ""  # the id of the last numbered heading: a bold lead-in may number a subsection of it
+    last_level = 1  # the level of the last Markdown heading: a bold line under it is one level below
     for n, line in enumerate(lines, start=1):
         h = _HEADING.match(line)
         if not h:
@@ -356,7 +359,12 @@ def _sections(lines: list[str]) -> list[Section]:
             if lead and lead.group(1).startswith(numbered[1:] + "."):
                 heads.append(Heading(n, _LEAD_LEVEL, ""))
                 raw.append((n, _LEAD_LEVEL, "§" + lead.group(1), lead.group(2).strip(" ：:-—–｜|·、")))
+            elif heads and line.startswith("**") and (bold := _BOLD_HEADING.match(line)):
+                # a line in bold, whole, under a heading: a subsection's heading written in bold (``## FG · 遗忘``
+                # over ``**FG-2 可塑性丧失**``), numbered only where its counter extends the heading's
+                heads.append(Heading(n, min(last_level + 1, _LEAD_LEVEL - 1), bold.group(1).strip()))
             continue
+        last_level = len(h.group(1))
         heads.append(Heading(n, len(h.group(1)), h.group(2)))
         title = h.group(2)
         num, sid = section_number(title, lettered)

@@ -254,7 +254,7 @@ class RulesProducer:
         vendor_read = item.evidence is EvidenceLevel.vendor and item.reading.read_in_full
         low = (item.evidence not in (EvidenceLevel.verified, EvidenceLevel.partial) and not vendor_read) or (
             # a part read that its note says holds nothing (``Title only``, ``只看到标题``) is seen no further
-            item.evidence is EvidenceLevel.partial and said_empty(item.text) is not None
+            item.evidence is EvidenceLevel.partial and _said_empty(item) is not None
         )
         # a level below a read limits what may be quoted, not whether the item is news (issue 23): what was
         # seen of it (a summary, a snippet, a vendor's post, a card) may still say something of its own.
@@ -349,7 +349,7 @@ class RulesProducer:
         say = self.say
         if item.evidence is EvidenceLevel.unverified:
             return say("rules.lead", level=say.level(item.evidence), remark=self._remark(item))
-        if (words := said_empty(item.text)) is not None:
+        if (words := _said_empty(item)) is not None:
             return say("rules.said_empty", level=say.level(item.evidence), words=words)
         return None
 
@@ -611,6 +611,12 @@ _VERSION = re.compile(r"(?<![\w.])[vV]?\d+\.\d+(?:\.\d+)*(?:rc\d+)?(?![\w.%])")
 
 #: a pre-release tag standing alone (``rc2``, ``beta1``): part of a version, not a new name
 _PRE_RELEASE = re.compile(r"(?:rc|alpha|beta|dev|post)\d+", re.I)
+
+
+def _said_empty(item: NoteItem) -> str | None:
+    """The words by which the note says what was seen of the item holds nothing: in its text, or in its legend's
+    words for the mark it carries (``题｜…`` under ``题 = 只有标题``: its deciding remark)."""
+    return said_empty(item.text) or said_empty(" ".join(item.reading.deciding))
 
 
 def new_version(item: NoteItem, doc: KnowledgeDoc) -> str | None:

@@ -125,9 +125,10 @@ def _read_with_its_label(line: str, value_start: int) -> bool:
 
 def _names_the_reading(label: str) -> bool:
     """Whether a field's label names the reading by one of its words (``writing.toml``: ``[remark_labels]
-    reading``): at most three Latin words, one of them such a word, or a few CJK characters holding one."""
+    reading``): at most four Latin words, one of them such a word (``Read``, ``How much I read``), or a few CJK
+    characters holding one."""
     words = re.split(r"[\s-]+", label.lower().strip())
-    if not words or len(words) > 3 or sum("\u3400" <= c <= "\u9fff" for c in label) > 6:
+    if not words or len(words) > 4 or sum("\u3400" <= c <= "\u9fff" for c in label) > 6:
         return False
     return any(w in words if w.isascii() else w in label for w in _READING_WORDS)
 
@@ -142,7 +143,7 @@ def _runs_on(previous: str | None, line: str) -> bool:
 
 
 #: characters that separate legend entries or stand in ordinary text; never part of a symbol
-_PLAIN = r"\w\s\u3400-\u9fff（）()【】「」『』:：,，;；/／|·・、=＝.。!！'\"`*_"
+_PLAIN = r"\w\s\u3400-\u9fff（）()【】「」『』:：,，;；/／|｜·・、=＝.。!！'\"`*_"
 #: a legend symbol: a run of sign characters, a checkbox (``[x]``), or a short code before ``=`` (``A=``, ``L1``)
 _SYMBOL_RUN = re.compile(rf"\[[^\]\n]{{0,2}}\]|[^{_PLAIN}]+")
 _CODE = re.compile(r"(?<![A-Za-z0-9])([A-Z]\d{0,2})(?=\s*[=:：＝]|\s+[^\sA-Za-z])")
@@ -150,7 +151,7 @@ _SEPARATOR = re.compile(r"[/／|·・;；,，、]|\s")
 #: a legend's entry that defines a word (``abs = 只看了 abstract``, ``full = 全文读完``) or a CJK code of one or two
 #: characters (``全 = 全文看完　摘 = 只看了摘要``), after a separator
 _WORD_ENTRY = re.compile(
-    r"(?:^|[：:；;，,。\u3000]|\s{2})\s*([A-Za-z][A-Za-z-]{1,11}|[\u4e00-\u9fff]{1,2})\s*[=＝]\s*([^；;，,。\n\u3000]+)"
+    r"(?:^|[：:；;，,。\u3000｜|]|\s{2})\s*([A-Za-z][A-Za-z-]{1,11}|[\u4e00-\u9fff]{1,2})\s*[=＝]\s*([^；;，,。\n\u3000｜|]+)"
 )
 #: symbols that look like check marks: without a legend they are not understood
 _CHECK_SYMBOLS = re.compile(f"[{re.escape(lexicon().check_symbols)}]")
@@ -531,8 +532,10 @@ def legend_symbols(body: str, legend: dict[str, Statement]) -> list[str]:
     for sym in legend:
         if sym[:1].isalpha() and sym.isascii() and any(_word_at_an_end(p, sym.lower()) for p in parts if p):
             out.append(sym)
-        elif _CJK_CODE.fullmatch(sym) and (f"[{sym}]" in body or f"【{sym}】" in body):
-            out.append(sym)  # a CJK code in brackets, as a depth tag writes it (``[厂][全] 瀚语AI 开源…``)
+        elif _CJK_CODE.fullmatch(sym) and (f"[{sym}]" in body or f"【{sym}】" in body or _tagged(body, sym)):
+            # a CJK code in brackets, as a depth tag writes it (``[厂][全] 瀚语AI 开源…``), or set off by a bar
+            # where a part opens (``14:05 — 摘｜Merge-as-You-Go…``)
+            out.append(sym)
     if not out:  # a run of several known symbols written together (``✅⚠``)
         for run in runs:
             out += [sym for sym in legend if sym in run and sym not in out and len(run) > len(sym)]
@@ -541,6 +544,13 @@ def legend_symbols(body: str, legend: dict[str, Statement]) -> list[str]:
 
 #: a legend's CJK code: one or two characters
 _CJK_CODE = re.compile(r"[\u4e00-\u9fff]{1,2}")
+
+
+def _tagged(body: str, code: str) -> bool:
+    """Whether ``code`` opens a part of ``body`` as a tag, set off by a bar after it (``摘｜…``, ``全 | …``)."""
+    return re.search(rf"(?:^|[\s—–:：-])\s*{re.escape(code)}\s*[｜|]", body) is not None
+
+
 #: where a cell, a clause or a label ends
 _PARTS = re.compile(r"[|｜，,；;：:（）()\n]")
 

@@ -35,6 +35,7 @@ class Identity:
     repo_known: bool = False
     anchored: str | None = None
     recheck: str | None = None  # the note's own words that the document holds it
+    cites_section: bool = False  # beside those words, the item names the section that holds it (``RP-2 都有``)
 
     @property
     def strong(self) -> bool:
@@ -45,9 +46,10 @@ class Identity:
         return next((h.hits for h in self.hits if h.term == self.key), 0)
 
     def known(self, evidence: EvidenceLevel, read_in_full: bool = False) -> bool:
-        """Known by strong identity; by its name when read at least partly; or when the note says so."""
+        """Known by strong identity; by its name when read at least partly; or when the note says so of
+        something the document holds: one of the item's names, or the section it points at (``没新东西，RP-2 都有``)."""
         low = evidence not in (EvidenceLevel.verified, EvidenceLevel.partial) and not read_in_full
-        named = any(h.hits for h in self.hits)
+        named = any(h.hits for h in self.hits) or self.cites_section
         return self.strong or (self.key_hits > 0 and not low) or (self.recheck is not None and named)
 
 
@@ -127,8 +129,30 @@ def identify(item: NoteItem, doc: KnowledgeDoc) -> Identity:
         url_known=bool(item.url and doc.holds_url(item.url)),
         repo_known=repo_hit is not None,
         anchored=next((a for a in own_arxiv(item) if doc.anchored(a)), None),
-        recheck=said_known(item.text),
+        recheck=(recheck := said_known(item.text)),
+        cites_section=recheck is not None and cites_a_section(_around(item.text, recheck), doc),
     )
+
+
+#: how far from the note's words that the document holds an item a section it names is read as where
+_NEAR = 24
+
+
+def _around(text: str, words: str) -> str:
+    """The text around the first place ``words`` stand in it (a clause or two on each side)."""
+    at = text.find(words)
+    return text[max(0, at - _NEAR) : at + len(words) + _NEAR] if at >= 0 else ""
+
+
+def cites_a_section(text: str, doc: KnowledgeDoc) -> bool:
+    """Whether ``text`` names a section of the document by its id: as written with its sign (``§1.2``), or bare
+    where the id holds a letter and so reads as no number (``RP-2``, ``B2``; ``1.2`` may be a version)."""
+    for section in doc.sections:
+        bare = section.id.lstrip("§")
+        shown = section.id if bare.replace(".", "").isdigit() else bare
+        if shown in text and re.search(rf"(?<![\w.-]){re.escape(shown)}(?![\w-]|\.\d)", text):
+            return True
+    return False
 
 
 #: an issue or pull request's number in a key (``Megatron-LM #4127``, ``vllm#61007``)

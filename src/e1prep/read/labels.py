@@ -219,9 +219,13 @@ def _form_value(line: str) -> str:
 
 
 def sentence_head(text: str) -> str:
-    """A line up to its first sentence end (the whole line when it has none)."""
-    m = _SENTENCE_END.search(text)
-    return (text[: m.start()] if m else text).strip()
+    """A line up to its first sentence end (the whole line when it has none). A title in book-title or corner
+    brackets ends no sentence (``CSDN《持续预训练只要 5% 回放？一文讲透》。``)."""
+    for m in _SENTENCE_END.finditer(text):
+        before = text[: m.start()]
+        if before.count("《") <= before.count("》") and before.count("「") <= before.count("」"):
+            return before.strip()
+    return text.strip()
 
 
 def first_sentence(text: str) -> str:

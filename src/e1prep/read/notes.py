@@ -48,7 +48,7 @@ from .lines import (
 )
 from .mail import message, postscript, replies
 from .markup import to_markdown
-from .numbers import identifiers
+from .numbers import identifiers, scan
 from .scope import QUOTED_CLAIM
 
 #: what a line holds besides a URL when it is only the URL: link marks, brackets, punctuation, spaces
@@ -382,6 +382,8 @@ def _clean_title(raw: str) -> str:
         raw = _segment_title(raw) or raw
     if "[[" in raw:  # a wiki link is its page's name or alias (``[[SeaCrawl-2]]``, ``[[MemFold-IF|MemFold]]``)
         raw = _WIKI_LINK.sub(lambda m: m.group(2) or m.group(1), raw)
+    if "｜" in raw and (tag := _TAG_LEAD.match(raw)):
+        raw = raw[tag.end() :]  # a short code set off by a bar tags the entry (``摘｜Merge-as-You-Go…``)
     if (state := _TASK_STATE.match(raw)) is not None and state.group(1) in lexicon().task_states:
         raw = raw[state.end() :]  # an outliner's task state is no word of the title (``TODO [[CSBench]]``)
     title = _link_texts(
@@ -393,6 +395,10 @@ def _clean_title(raw: str) -> str:
     if (m := _TITLE_FIELD.match(title)) and m.group(1).lower() in lexicon().title_labels:
         title = title[m.end() :]  # a title field's line gives its value (``Title: FlashKV``)
     return title.replace("**", "").replace("`", "").strip(" -—:：|")
+
+
+#: a short code set off by a fullwidth bar at a title's start: a legend's tag, no word of the title
+_TAG_LEAD = re.compile(r"\s*(?:[—–-]+\s*)?(?:[\u4e00-\u9fff]{1,2}|[A-Za-z]{1,3})\s*｜\s*(?=\S)")
 
 
 @dataclass(slots=True)
@@ -1069,8 +1075,9 @@ def _sign_line_spans(lines: list[str]) -> list[_Span]:
     return spans
 
 
-#: a line of structure: a heading, a list item, a table row, a quote (prose has none)
-_STRUCTURED_LINE = re.compile(r"^\s*(?:#|[-*+•]\s|\d{1,3}[.)、]\s|\||>)")
+#: a line of structure: a heading, a list item, a table row, a quote (prose has none). A line of tags
+#: (``#3dv #工程``) is no heading: a heading's marks end at a space
+_STRUCTURED_LINE = re.compile(r"^\s*(?:#{1,6}(?:\s|$)|[-*+•]\s|\d{1,3}[.)、]\s|\||>)")
 #: a title quoted in prose: ``the post "Context Parallel Prefill in vLLM"``, ``《…》``, ``「…」``
 _QUOTED_TITLE = re.compile(r"[\"“「《]([^\"”」》\n]{6,160})[\"”」》]")
 #: what follows a quoted name of a part of the page, not its title (``读到 "Recipe" 那节为止``)
@@ -1089,8 +1096,15 @@ def _without_run_in_label(text: str) -> str:
 
 
 def _quotes_a_title(text: str, quoted: re.Match[str]) -> bool:
-    """Whether a quote in prose is a title: not the name of a part of the page (``"Recipe" 那节``)."""
-    return not _PART_AFTER.match(text, quoted.end())
+    """Whether a quote in prose is a title: not the name of a part of the page (``"Recipe" 那节``), nor a claim
+    that states a result (``"30× compression, visually lossless"``: a multiplier or a percent is a finding's)."""
+    if _PART_AFTER.match(text, quoted.end()):
+        return False
+    return not any(t.kind == "quantity" and t.type in _RESULTS for t in scan(quoted.group(1)))
+
+
+#: the quantities that state a result, never a title's words
+_RESULTS = frozenset({"multiplier", "percent"})
 
 
 #: how far into a paragraph's first line, and its first sentence, an arXiv id brings the paragraph's item

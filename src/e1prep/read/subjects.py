@@ -47,6 +47,10 @@ _CJK_TAIL = re.compile(r"-[\u3400-\u9fff]")
 _ASIDE = re.compile(r"[（(]([^）)]*)[）)]")
 _OWNER_REPO = re.compile(r"[\w.\-]+/[\w.\-]+")
 _EMPHASIS = re.compile(r"[*`]")
+#: a piece's title in book-title brackets (how Chinese writing names an article, a book or a post), and where
+#: its name ends: a colon or a question mark before a subtitle (``…回放？一文讲透``, ``…当立：一文看懂…``)
+_BOOK_TITLE = re.compile(r"《([^》\n]{2,60})》")
+_TITLE_TAIL = re.compile(r"\s*[：:？?]\s*")
 _CJK_HEAD = re.compile(r"\s*([^\s，。：:、（(—-]{2,16})")
 _URL_PATH_BREAK = re.compile(r"[/_.]")
 
@@ -183,6 +187,11 @@ def candidates(title: str, text: str = "", urls: tuple[str, ...] | list[str] = (
         for m in names:
             board.add(m.group(0), 5.0 if _names_its_kind(aside, names) and m is names[0] else -1.0, "aside")
     board.urls(urls)
+    if not board.scored and (booked := _BOOK_TITLE.search(plain)):
+        # no name in it, a piece titled in book-title brackets (``CSDN《持续预训练只要 5% 回放？一文讲透》``) is named
+        # by its own title, before a subtitle; a name it holds comes first (``《NeRF 已死…》`` is about NeRF)
+        name = _TITLE_TAIL.split(booked.group(1), maxsplit=1)[0]
+        board.scored[name] = Candidate(name, 0.0, "book-title")
     if not board.scored:  # a title in Chinese only: its head run of characters
         cjk = _CJK_HEAD.match(head)
         if cjk and not _junk(cjk.group(1)):
