@@ -180,3 +180,33 @@ def test_a_note_that_notes_a_thing_only_so_the_team_knows_it_exists_calls_it_a_l
     assert notes.said_lead("厂商口径，记一下有这么个东西就行。") is not None
     assert notes.said_lead("Vendor page; noting it exists, nothing more.") is not None
     assert notes.said_lead("记一下：新增 --tiny 开关，默认关闭。") is None
+
+
+COMMIT_LOG = """screen 10-25 — one line per thing
+
+feat(read): Foo-Serve v2.0 release notes 全读, 新增 --tiny-kv 开关.
+feat(skim): Bar-Net arXiv:2701.00002 — abstract only.
+chore(refresh): acme/widget card → 120 ⭐.
+chore: skip 某公众号的转载, 只有标题.
+"""
+
+
+def test_a_log_headed_as_commit_messages_is_one_item_a_line() -> None:
+    items = notes.split_note("inbox/a/log.md", COMMIT_LOG)
+    assert [it.title.split()[0] for it in items] == ["Foo-Serve", "Bar-Net", "acme/widget", "skip"]
+    assert not any(it.title.startswith(("feat", "chore")) for it in items)
+    # lower-case fields are no commit heads: one scope or none, and a note of ``key: value`` lines stays as it was
+    fields = "# n\n\nurl: https://x.invalid/a\nread: full text\nnote: new flag --tiny\n"
+    assert [it.recogniser for it in notes.split_note("inbox/a/f.md", fields)] != ["label-line"] * 3
+
+
+def test_a_vendor_source_read_beside_a_full_read_of_another_limits_the_read_to_partial() -> None:
+    beside = evidence.read_remark("CHANGELOG.md 全读 + GitHub release 公告全读")
+    assert beside.level is EvidenceLevel.partial
+    also = evidence.read_remark("README 从头到尾看了一遍，顺带把官方新闻稿也看了")
+    assert also.level is EvidenceLevel.partial
+    # the vendor's page alone, or a full read whose numbers are the vendor's own, is the vendor's word
+    assert evidence.read_remark("官方博客全文读完").level is EvidenceLevel.vendor
+    assert evidence.read_remark("full text read; throughput numbers are NVIDIA's own claims").level is (
+        EvidenceLevel.vendor
+    )

@@ -280,7 +280,11 @@ def _read_hits(text: str, body: str, hits: list[Hit], symbol_statements: list[St
             and (full_read or partly_read)
             and _claim_hedge(body, h, positives)
         )
-        exclusive = h.marker.kind in ("summary", "snippet", "vendor") and not claim_limit
+        exclusive = (
+            h.marker.kind in ("summary", "snippet", "vendor")
+            and not claim_limit
+            and not (h.marker.kind == "vendor" and _another_source_read_in_full(body, h, positives))
+        )
         explaining = h.marker.explains and (explained or (partly_read and not h.marker.unopened))
         # a full read with another stated limitation is partial; a partial check keeps the limitation's
         # level, but an explanation adds none, and a claim's hedge stays with the claim's numbers
@@ -301,6 +305,21 @@ def _read_hits(text: str, body: str, hits: list[Hit], symbol_statements: list[St
         )
     understood = all(s.understood for s in symbol_statements)
     return Statement(level, words, understood, bool(pos_levels), blocked, text, full=full_read, truncated=truncated)
+
+
+#: where a statement about the reading passes from one source to another (``CHANGELOG.md 全读 + GitHub release
+#: 公告全读``, ``README 从头到尾看了一遍，顺带把新闻稿也看了``); a sentence after a full read that says whose
+#: numbers they are (``full text read; the numbers are NVIDIA's own``) is about the same source
+_NEXT_SOURCE = re.compile(r"\s[+＋&]\s|\s?[+＋]\s?(?=\S)|[，,]\s*(?:顺带|顺手|另外|also\b|plus\b)", re.I)
+
+
+def _another_source_read_in_full(body: str, vendor: Hit, positives: list[Hit]) -> bool:
+    """Whether, beside the vendor's own source at ``vendor``, the statement reads another source in full: the
+    vendor's page is then one source of a fuller read (the project's changelog and its release post), not all
+    that was seen, and it limits the read to partial rather than making it the vendor's word."""
+    cuts = [0, *(m.end() for m in _NEXT_SOURCE.finditer(body)), len(body) + 1]
+    part = next(k for k in range(len(cuts) - 1) if cuts[k] <= vendor.start < cuts[k + 1])
+    return any(p.marker.kind == "full" and not cuts[part] <= p.start < cuts[part + 1] for p in positives)
 
 
 #: between a partial read and the part it names: a particle, a blank, an article, emphasis (``只看了 abstract``,

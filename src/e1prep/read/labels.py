@@ -55,6 +55,23 @@ _LEAD = re.compile(
 )
 #: the shape of a clock stamp (``09:40 看了…``), bracketed or not
 CLOCK = "#:#"
+#: a line headed as a commit message is (``feat(read): pgvector 1.0 …``, ``chore: skip …``): its type, maybe a scope
+_COMMIT = re.compile(r"(?P<type>[a-z]{2,12})(?P<scope>\([^()\s]{1,24}\))?!?:\s+(?P<rest>\S.*)")
+#: the shape of such a head
+COMMIT = "type(scope):"
+
+
+def commit_heads(lines: list[str]) -> dict[int, str]:
+    """The lines of a terse log headed as commit messages are, by index, each with what follows its head: where
+    two or more heads carry a scope (``feat(read):``, ``fix(card):``), every line headed by a type one of them
+    uses (``chore:`` beside ``chore(refresh):``). A lower-case ``word:`` alone is any field's label."""
+    found = {i: m for i, line in enumerate(lines) if line[:1].islower() and (m := _COMMIT.match(line))}
+    scoped = [m["type"] for m in found.values() if m["scope"]]
+    if len(scoped) < 2:
+        return {}
+    return {i: m["rest"] for i, m in found.items() if m["type"] in scoped}
+
+
 #: a verdict as an item's label (``KNOWN — Dynamo 1.2 docs``: ``writing.toml [labels] verdicts``), and its shape
 _VERDICT_HEAD = re.compile(r"(?P<word>[A-Za-z]{2,8}|[\u3400-\u9fff]{1,3})\s*(?:[—–]+|\s-\s)\s*(?P<rest>\S.*)")
 VERDICT = "verdict"

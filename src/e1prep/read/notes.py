@@ -24,8 +24,11 @@ from . import markers
 from .chat import own_words, speaker_lines, thread_posts, writer_of
 from .labels import (
     CLOCK,
+    COMMIT,
     FIELD_WORD,
     TITLE_MAX,
+    Label,
+    commit_heads,
     declared_states,
     is_field,
     labelled,
@@ -899,8 +902,12 @@ def _label_line_spans(lines: list[str]) -> list[_Span]:
     # entries stand (``09:40  arXiv …`` then its notes, indented): the stamps are the log's items
     continued = any(_CLOCK_LINE.match(line) and _INDENTED.match(lines[i + 1]) for i, line in enumerate(lines[:-1]))
     speakers = speaker_lines(lines)  # a chat's ``阿杰 21:04`` heads a message of one conversation, no item
+    commits = commit_heads(lines)  # a log headed as commits are (``feat(read): …``): each line one item
     for i, line in enumerate(lines):
         if i in speakers:
+            continue
+        if i in commits:
+            starts.append((i, Label(COMMIT, "", commits[i])))
             continue
         # a label opens the line itself, unindented; or a bracketed code opens a paragraph (``[00:09] 第一件…``):
         # a bracket on each line of a run of lines is a log's stamp (a chat's ``[14:58] oskar: …``), one
