@@ -210,3 +210,44 @@ def test_a_vendor_source_read_beside_a_full_read_of_another_limits_the_read_to_p
     assert evidence.read_remark("full text read; throughput numbers are NVIDIA's own claims").level is (
         EvidenceLevel.vendor
     )
+
+
+INDEXED = """**Screen 10-25 — exported from a doc**
+
+**Mina · headings came out as bold lines**
+
+**0 · How far I read**
+
+0.1 Foo-Net — full text, appendix included.
+
+0.2 Bar blog — abstract only.
+
+**1 · Foo-Net: Sparse Routing for Tiny Models (arXiv:2701.00001)**
+
+1.1 Routing cost halves on their suite.
+
+**2 · Bar — "Anchor to the base"**
+
+2.1 https://bar.invalid/post
+
+2.2 Recipe: the KL reference is the base model.
+"""
+
+
+def test_a_part_that_says_how_far_each_other_part_was_read_is_no_item_but_their_statements() -> None:
+    items = notes.split_note("inbox/a/doc.md", INDEXED)
+    titles = [it.title for it in items]
+    assert not any("How far I read" in t for t in titles)
+    by = {t.split()[2] if t[:1].isdigit() else t.split()[0]: it for t, it in zip(titles, items, strict=True)}
+    assert by["Foo-Net:"].reading.read_in_full
+    assert by["Bar"].evidence is EvidenceLevel.summary
+    # statements about the first and second numbered parts are kept by place, not by the number they print:
+    # the note's first two parts are not read through them
+    assert items[0].evidence is EvidenceLevel.unverified and items[1].evidence is EvidenceLevel.unverified
+
+
+def test_a_part_that_names_one_other_part_or_holds_a_url_stays_an_item() -> None:
+    one = INDEXED.replace("0.2 Bar blog — abstract only.", "see the list below.")
+    assert any("How far I read" in it.title for it in notes.split_note("inbox/a/doc.md", one))
+    linked = INDEXED.replace("0.2 Bar blog — abstract only.", "0.2 Bar blog — abstract only, https://bar.invalid/")
+    assert any("How far I read" in it.title for it in notes.split_note("inbox/a/doc.md", linked))

@@ -620,7 +620,11 @@ def _numbers(spec: str) -> set[int]:
 
 
 #: a line outside the items that names one of them and says something of it (``- XGBoost: the full release page``)
-_NAMED_LINE = re.compile(r"\s*(?:[-*+•]\s+)?(?P<name>[^\s:：|#>][^:：|\n]{0,38}?)\s*[:：]\s*(?P<value>\S.*)")
+#: (``0.1 Plasticity Budgets — full text``: an outline's number before the name, a dash after it)
+_NAMED_LINE = re.compile(
+    r"\s*(?:[-*+•]\s+|\d{1,2}(?:\.\d{1,2})+\s+)?(?P<name>[^\s:：|#>][^:：|\n—–]{0,38}?)"
+    r"\s*(?:[:：]|\s[—–]{1,2}\s)\s*(?P<value>\S.*)"
+)
 
 
 def named_statements(lines: list[str], titles: dict[int, str]) -> dict[int, list[Statement]]:
@@ -632,8 +636,7 @@ def named_statements(lines: list[str], titles: dict[int, str]) -> dict[int, list
         m = _NAMED_LINE.fullmatch(line)
         if m is None or lexicon().is_label(m["name"]) or remark_line(line) is not None:
             continue
-        name = m["name"].strip().lower()
-        holders = [n for n, title in titles.items() if _holds_word(title.lower(), name)]
+        holders = _holders(m["name"].strip().lower(), titles)
         if len(holders) != 1:
             continue
         st = read_remark(m["value"])
@@ -641,6 +644,17 @@ def named_statements(lines: list[str], titles: dict[int, str]) -> dict[int, list
             st.text = line.strip()
             out.setdefault(holders[0], []).append(st)
     return out
+
+
+def _holders(name: str, titles: dict[int, str]) -> list[int]:
+    """The items whose titles hold ``name`` whole, or else its longest opening words that some title holds
+    (``Moonrise blog`` names the item titled ``Moonrise — "Anchor to the base…"``)."""
+    words = name.split()
+    for n in range(len(words), 0, -1):
+        head = " ".join(words[:n])
+        if holders := [k for k, title in titles.items() if _holds_word(title.lower(), head)]:
+            return holders
+    return []
 
 
 def _holds_word(text: str, word: str) -> bool:
@@ -698,7 +712,8 @@ class NoteContext:
     legend: dict[str, Statement] = field(default_factory=dict)
     ranges: dict[int, list[Statement]] = field(default_factory=dict)
     legend_lines: set[int] = field(default_factory=set)
-    #: what the note says outside its items of one item it names (:func:`named_statements`), by its number
+    #: what the note says outside its items of one item it names (:func:`named_statements`), by its place in the
+    #: note (an item's own number may be another's place: ``CL screen`` first, ``1 · Plasticity Budgets`` third)
     named: dict[int, list[Statement]] = field(default_factory=dict)
 
     @functools.cached_property
@@ -838,14 +853,17 @@ def read_item(
     check_cell: str | None = None,
     *,
     legend_free: bool = False,
+    position: int | None = None,
 ) -> Reading:
     """The graded reading of one item's text (with its note's legend and range statements).
 
     ``check_cell`` is a table row's check column (its header said 核查 / Status / Check): it is the
     item's remark, and the row's other cells can only lower it. ``legend_free``: the caller knows that
     no line of ``text`` is a legend line (its note's context lists them), so none is searched again.
+    ``position``: the item's place in its note (1-based), by which the note's statements naming it are kept.
     """
     ctx = ctx or NoteContext()
+    named = ctx.named.get(position, []) if position is not None else []
     lines = text.split("\n") if legend_free else [ln for ln in text.split("\n") if not legend_line(ln)]
     said = _Remarks()
     marked: list[tuple[str, re.Match[str] | None]] = []
@@ -865,14 +883,15 @@ def read_item(
     if remark_lines:
         statements = _remark_statements(remark_lines, ctx, said)
         body = [ln for ln, m in marked if not m] if check_cell is None else lines
-    elif number is not None and any(st.positive for st in ctx.named.get(number, ())):
+    elif any(st.positive for st in named):
         # the note says outside the item, by its name, how far it was read: the item's own lines can only lower it
         statements, body = [], lines
     else:
         statements = _whole_text_statements(lines, ctx, said)
         body = []
     if number is not None:
-        statements += ctx.ranges.get(number, []) + ctx.named.get(number, [])
+        statements += ctx.ranges.get(number, [])
+    statements += named
     if not statements:
         if not said.not_understood and not said.read:
             return UNSTATED

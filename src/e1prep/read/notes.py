@@ -196,12 +196,13 @@ def read_evidence(
     check_cell: str | None = None,
     *,
     legend_free: bool = False,
+    position: int | None = None,
 ) -> _ev.Reading:
     """The graded reading of an item, capped by the verifier's plain rule (:func:`markers.plain_quotable`).
 
-    ``legend_free``: no line of ``text`` is a legend line (see :func:`e1prep.read.evidence.read_item`).
+    ``legend_free``, ``position``: see :func:`e1prep.read.evidence.read_item`.
     """
-    reading = _ev.read_item(text, ctx, number, check_cell, legend_free=legend_free)
+    reading = _ev.read_item(text, ctx, number, check_cell, legend_free=legend_free, position=position)
     if reading.level is EvidenceLevel.verified:
         ok, word = markers.plain_quotable(text, ctx.legend_words if ctx else None, scoped=True)
         if not ok:
@@ -1711,6 +1712,7 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     if not best and body.strip():
         title = next((ln for ln in lines if ln.strip()), "")
         best = [_Span(title.lstrip("# "), 0, len(lines), "whole-note")]
+    best, index = _reading_index(lines, best)
     best, answering = _answers_by_number(lines, best)
     item_labels = _retitle_labelled(lines, best)
     groups = [""] * len(best) if digest else _groups(lines, best)  # a message's headings are its own text
@@ -1719,10 +1721,11 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     numbers = [_ev.item_number(t) or n for n, t in enumerate(texts, start=1)]
     outside = [i for i in range(len(lines)) if i not in inside]
     ctx = _ev.note_context(lines, outside, numbers)
-    if mail is not None or answered is not None:
-        # a message says outside its parts what was read of each, by name (``What I actually read:``)
-        titles = {numbers[k]: span.title for k, span in enumerate(best)}
-        ctx.named = _ev.named_statements([lines[i] for i in outside], titles)
+    if mail is not None or answered is not None or index:
+        # a message says outside its parts what was read of each, by name (``What I actually read:``), and so does
+        # a note's own reading index
+        titles = {k: span.title for k, span in enumerate(best, start=1)}
+        ctx.named = _ev.named_statements(index or [lines[i] for i in outside], titles)
     references = _references(lines)
     legend_at = sorted(ctx.legend_lines)  # a span holds one when an index falls inside it
     items: list[NoteItem] = []
@@ -1732,8 +1735,10 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
         span = best.pop()
         same = (text, span.check, span.recogniser)  # exactly the same words: line breaks matter to the reader
         first = seen.get(same)
-        if first is not None and all(
-            said.get(numbers[n - 1]) == said.get(numbers[first.index - 1]) for said in (ctx.ranges, ctx.named)
+        if (
+            first is not None
+            and ctx.ranges.get(numbers[n - 1]) == ctx.ranges.get(numbers[first.index - 1])
+            and ctx.named.get(n) == ctx.named.get(first.index)
         ):
             # the same words, read in the same context, read the same: the first reading is reused
             items.append(
@@ -1903,6 +1908,23 @@ def _retitle_labelled(lines: list[str], spans: list[_Span]) -> list[str | None]:
     return found
 
 
+def _reading_index(lines: list[str], spans: list[_Span]) -> tuple[list[_Span], list[str]]:
+    """The note's items less the part that says how far each of the others was read, naming them (a Google Doc's
+    ``0 · How far I read`` over ``0.1 Plasticity Budgets — full text …``), and that part's lines: no item, but what
+    the note says of the items it names. A part with a URL, or with fewer than two such lines about two items, is
+    an item as it was."""
+    if len(spans) < 3:
+        return spans, []
+    for k, span in enumerate(spans):
+        own = lines[span.start + 1 : span.end]
+        if any("://" in line and URL_RE.search(line) for line in own):
+            continue
+        said = _ev.named_statements(own, {n: s.title for n, s in enumerate(spans) if n != k})
+        if len(said) >= 2:
+            return spans[:k] + spans[k + 1 :], own
+    return spans, []
+
+
 def _none_within(indices: list[int], start: int, end: int) -> bool:
     """Whether no index of the sorted ``indices`` lies in ``start:end``."""
     at = bisect.bisect_left(indices, start)
@@ -1937,7 +1959,9 @@ def make_item(
     """One item and what the rules read from it (``legend_free``: see :func:`read_evidence`; ``cited``: the
     URLs of the note's references the item cites, ``[1]``). In a pasted chat only the writer's own messages
     say how far the writer read (``read.chat``)."""
-    reading = read_evidence(own_words(text, writer_of(material)), ctx, number, check_cell, legend_free=legend_free)
+    reading = read_evidence(
+        own_words(text, writer_of(material)), ctx, number, check_cell, legend_free=legend_free, position=index
+    )
     urls = list(dict.fromkeys([*(u.rstrip(".,;:)") for u in URL_RE.findall(text)), *cited]))
     return NoteItem(
         material=material,
