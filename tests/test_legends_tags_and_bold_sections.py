@@ -251,3 +251,10 @@ def test_a_part_that_names_one_other_part_or_holds_a_url_stays_an_item() -> None
     assert any("How far I read" in it.title for it in notes.split_note("inbox/a/doc.md", one))
     linked = INDEXED.replace("0.2 Bar blog — abstract only.", "0.2 Bar blog — abstract only, https://bar.invalid/")
     assert any("How far I read" in it.title for it in notes.split_note("inbox/a/doc.md", linked))
+
+
+def test_a_docs_numbered_heading_prints_its_ordinal_before_a_middle_dot_and_the_title_after_it() -> None:
+    assert notes._clean_title("1 · Foo-Net: Sparse Routing") == "Foo-Net: Sparse Routing"
+    # a year before a middle dot, or a dot later in the title, is the title's own
+    assert notes._clean_title("2027 · Foo-Net 年度回顾") == "2027 · Foo-Net 年度回顾"
+    assert notes._clean_title("Foo-Net · 2 个模型") == "Foo-Net · 2 个模型"

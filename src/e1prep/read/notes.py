@@ -325,7 +325,8 @@ def is_stale(item: NoteItem, batch_date: str) -> bool:
 
 
 _STATUS_SIGN = re.compile(r"^[^\w\s【\[(（《「\"'*#`@]{1,4}\s+")
-_ORDINAL_LEAD = re.compile(r"^(?:\d{1,3}[.)、]|[①-⑳]|条目\s*\d+\s*[:：]?|Item\s*\d+\s*[:：]?)\s*")
+#: an ordinal before a title (``3.``, ``3)``, ``③``, ``条目 3：``, ``Item 3``, ``3 · `` as a doc's numbered heading)
+_ORDINAL_LEAD = re.compile(r"^(?:\d{1,3}(?:[.)、]|\s?[·・]\s)|[①-⑳]|条目\s*\d+\s*[:：]?|Item\s*\d+\s*[:：]?)\s*")
 _LENTICULAR_TITLE = re.compile(r"^【([^】]{2,200})】.*$")
 _TITLE_FIELD = re.compile(r"^(?:\*\*)?([^\s:：*]{1,16})(?:\*\*)?\s*[:：]\s*")
 #: a Markdown link ``[text](target)``: its text, then its target
