@@ -258,3 +258,21 @@ def test_a_docs_numbered_heading_prints_its_ordinal_before_a_middle_dot_and_the_
     # a year before a middle dot, or a dot later in the title, is the title's own
     assert notes._clean_title("2027 · Foo-Net 年度回顾") == "2027 · Foo-Net 年度回顾"
     assert notes._clean_title("Foo-Net · 2 个模型") == "Foo-Net · 2 个模型"
+
+
+def test_a_chapter_id_of_letters_only_is_a_section_the_verifier_knows(make_kb: MakeKB) -> None:
+    from e1prep.kb.loading import load_kb
+    from e1prep.pipeline import living_document
+    from e1prep.verify.verifier import Verifier
+
+    note = "# n\n\n## Foo-Serve 2.0\n\n- 链接：https://foo.invalid/notes\n- 核查：release notes 全文读完\n"
+    note += "- 新增 --tiny-kv 开关，KV 量化默认开启。\n"
+    manifest = make_kb({"inbox/a/2026-10-25T2000-n.md": note}, knowledge=BOLD_SECTIONS)
+    kb = load_kb(manifest)
+    verifier = Verifier(kb, living_document(kb))
+    brief = draft_brief(manifest)
+    inc = brief.increments[0]
+    inc.section = "§QX"  # ``## QX · 量化``: a chapter of the document
+    assert "section-unknown" not in {v.rule for v in verifier.verify(brief).violations}
+    inc.section = "§ZZ"  # the other side: a code the document has no chapter for
+    assert "section-unknown" in {v.rule for v in verifier.verify(brief).violations}

@@ -29,6 +29,9 @@ SECTION_ID = (
     rf"|[IVX]{{1,4}}(?:-(?:[a-z]|\d+)|\([a-z]\))?(?![A-Za-z0-9])|[A-Z](?:/(?:[ivx]{{1,4}}|\d+))?(?![A-Za-z0-9])"
     rf"|[{_STEMS}](?![\-\d]))"
 )
+#: a chapter's id that is a code of letters only (``§WL``, ``§OQ`` over ``§OQ-1``), as the id of a section the brief
+#: names; the code is group 1 (no number: the scanner of numbers never reads it)
+SECTION_CODE = r"[§¶]\s*([A-Z]{2,4})(?![A-Za-z0-9])"
 #: a heading's section number, whole (``§2.3｜Late interaction`` is §2.3, never §2), and what ends it:
 #: ``§1.2``, ``1.2``, ``1-2`` (small numbers joined by a hyphen, never a date's ``2026-10``), ``Section 1``,
 #: ``第 3 节``, maybe in brackets (``[§5.2]``, ``【§2】``); the number is group ``n``

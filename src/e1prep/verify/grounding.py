@@ -24,7 +24,7 @@ from ..brief.models import (
 from ..brief.phrases import Phrases, phrases
 from ..kb.knowledge import KnowledgeDoc, arxiv_ids
 from ..kb.loading import KB
-from ..kb.numbering import SECTION_ID
+from ..kb.numbering import SECTION_CODE, SECTION_ID
 from ..read.lines import URL_RE
 from ..read.numbers import normalize, occurs_in
 from ..text.lexicon import lexicon
@@ -130,7 +130,9 @@ _PARAMETER = re.compile(
 )
 _ARXIV_ID = re.compile(r"\d{4}\.\d{4,5}(?:v\d+)?")
 #: a section id (its letters as the document writes them, ``§S2.2``), or a section named in words (any case)
-_SECTION_ID = re.compile(rf"(?-i:{SECTION_ID})|(?:\bSection\s?|\bSec\.\s?|章节\s?)(\d+(?:\.\d+)*)", re.I)
+_SECTION_ID = re.compile(
+    rf"(?-i:{SECTION_ID})|(?:\bSection\s?|\bSec\.\s?|章节\s?)(\d+(?:\.\d+)*)|(?-i:{SECTION_CODE})", re.I
+)
 #: the terms of a fact: versions (``0.5.20``, ``v0.30``), identifiers with digits, Latin words of four letters+
 _FACT_TERM = re.compile(
     rf"[vV]?\d{{1,{NAME_REACH}}}(?:\.\d+)+|[A-Za-z][\w.\-]{{0,{NAME_REACH}}}\d[\w.\-]*|[A-Za-z][A-Za-z\-]{{3,}}"
@@ -347,7 +349,7 @@ class Grounding:
     def section_exists(self, section: str) -> bool:
         """A section field names sections by id (``§1.2``, ``Section 1.2``), perhaps in a sentence: every
         id it names exists, and it names at least one."""
-        ids = ["§" + (m.group(1) or m.group(2)) for m in _SECTION_ID.finditer(section)]
+        ids = ["§" + (m.group(1) or m.group(2) or m.group(3)) for m in _SECTION_ID.finditer(section)]
         return bool(ids) and all(i in self.section_ids for i in ids)
 
     def _grounds(self, obj: Increment | Refresh | Contradiction) -> list[MaterialFacts]:
