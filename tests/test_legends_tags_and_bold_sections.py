@@ -241,9 +241,14 @@ def test_a_part_that_says_how_far_each_other_part_was_read_is_no_item_but_their_
     by = {t.split()[2] if t[:1].isdigit() else t.split()[0]: it for t, it in zip(titles, items, strict=True)}
     assert by["Foo-Net:"].reading.read_in_full
     assert by["Bar"].evidence is EvidenceLevel.summary
-    # statements about the first and second numbered parts are kept by place, not by the number they print:
-    # the note's first two parts are not read through them
+    # statements about the parts numbered 1 and 2 are kept by place, not by the number they print: the note's
+    # first two parts, here with text of their own, are not read through them
+    opened = INDEXED.replace("**Screen 10-25 — exported from a doc**", "**Screen 10-25**\n\nA quiet day.")
+    opened = opened.replace("**Mina · headings came out as bold lines**", "**Mina**\n\nTwo things below.")
+    items = notes.split_note("inbox/a/doc.md", opened)
+    assert [it.title for it in items[:2]] == ["Screen 10-25", "Mina"]
     assert items[0].evidence is EvidenceLevel.unverified and items[1].evidence is EvidenceLevel.unverified
+    assert items[2].reading.read_in_full
 
 
 def test_a_part_that_names_one_other_part_or_holds_a_url_stays_an_item() -> None:
@@ -276,3 +281,13 @@ def test_a_chapter_id_of_letters_only_is_a_section_the_verifier_knows(make_kb: M
     assert "section-unknown" not in {v.rule for v in verifier.verify(brief).violations}
     inc.section = "§ZZ"  # the other side: a code the document has no chapter for
     assert "section-unknown" in {v.rule for v in verifier.verify(brief).violations}
+
+
+def test_bold_lines_that_open_a_doc_with_nothing_under_them_head_the_note_and_title_no_item() -> None:
+    titles = [it.title for it in notes.split_note("inbox/a/doc.md", INDEXED)]
+    assert not any(t.startswith(("Screen 10-25", "Mina")) for t in titles)
+    # a bold line with text of its own under it, or one with nothing under it later in the note, is an item
+    opened = INDEXED.replace("**Mina · headings came out as bold lines**", "**Mina**\n\nRead Baz-Serve's notes.")
+    assert any(it.title == "Mina" for it in notes.split_note("inbox/a/doc.md", opened))
+    later = INDEXED + "\n**3 · Qux-Former: a title seen in a newsletter**\n"
+    assert any(it.title.startswith("Qux-Former") for it in notes.split_note("inbox/a/doc.md", later))

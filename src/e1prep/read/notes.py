@@ -880,7 +880,25 @@ def _link_paragraph_spans(lines: list[str]) -> list[_Span]:
                 end = j
                 break
         spans.append(_Span(title, i, end, "link-paragraph"))
-    return spans
+    return _without_title_block(lines, spans)
+
+
+def _without_title_block(lines: list[str], spans: list[_Span]) -> list[_Span]:
+    """The items less the bold lines that open the note with nothing under them before the next (a doc's title and
+    byline exported as bold lines: ``**CL screen — Thu 9 Jul**`` over ``**Priya · exported from Google Docs**``):
+    they head the note, they title no item. One with a link, or with text of its own, stays an item."""
+    first = next((i for i, line in enumerate(lines) if line.strip()), 0)
+    k = 0
+    while (
+        k + 1 < len(spans)
+        and spans[k].start == first
+        and _BOLD_TITLE.match(lines[first].strip())
+        and not any(line.strip() for line in lines[spans[k].start + 1 : spans[k].end])
+        and "://" not in lines[first]
+    ):
+        first = spans[k + 1].start
+        k += 1
+    return spans[k:]
 
 
 def _opens_paragraph(lines: list[str], i: int) -> bool:
