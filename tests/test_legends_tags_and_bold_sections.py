@@ -291,3 +291,19 @@ def test_bold_lines_that_open_a_doc_with_nothing_under_them_head_the_note_and_ti
     assert any(it.title == "Mina" for it in notes.split_note("inbox/a/doc.md", opened))
     later = INDEXED + "\n**3 · Qux-Former: a title seen in a newsletter**\n"
     assert any(it.title.startswith("Qux-Former") for it in notes.split_note("inbox/a/doc.md", later))
+
+
+def test_a_link_into_a_repositorys_tree_at_a_thing_the_title_names_points_at_that_thing() -> None:
+    title = "Khronos 动了：FOO_tiny_ext 正式 ratify"
+    deep = ["https://github.com/AcmeGroup/glSpec/tree/main/extensions/FOO_tiny_ext"]
+    assert subjects.candidates(title, title, deep)[0].name == "FOO_tiny_ext"  # not the repository, glSpec
+    # a link to a file the title does not name leaves the repository the subject
+    doc_link = ["https://github.com/acme/FooServe/blob/main/docs/deployment-generation.md"]
+    assert subjects.candidates("FooServe：Slurm 部署生成", "", doc_link)[0].name == "FooServe"
+
+
+def test_a_note_that_says_the_document_is_out_of_date_says_the_item_is_new() -> None:
+    assert notes.said_new("我们文档 GS-2 里写的还是 draft，该改了。") is not None
+    assert notes.said_new("Our doc still says draft; the document is out of date there.") is not None
+    # a change of the note's own, or a document of someone else's, says nothing of ours
+    assert notes.said_new("这个 PR 该改了，评审意见很多。") is None

@@ -159,8 +159,18 @@ class _Board:
                 self.add(f"{repo}#{number}", 4.0, "issue")
             self.add(f"{owner}/{repo}", 1.0, "repo")
             self.add(repo, 2.5, "repo")
+        for url in urls:
+            # a link into a repository's tree at a folder or file the title names (``…/glTF/tree/main/…/
+            # KHR_gaussian_splatting``) points at that, not at the repository that holds it
+            target = _TREE_TARGET.search(url)
+            if target and (name := target["name"]).lower() in self.scored:
+                self.add(name, 5.0, "url-target")
 
 
+#: a GitHub link into a repository's tree or a file of it, and the last part of its path (less an extension)
+_TREE_TARGET = re.compile(
+    r"github\.com/[^/\s]+/[^/\s]+/(?:tree|blob)/[^\s?#]*?/(?P<name>[^/\s?#.]+)(?:\.\w+)?/?(?:[?#]|$)"
+)
 #: a thing introduced by the title it is called by (``Talk titled "…"``, ``a post called "…"``, ``题为《…》``)
 _CALLED = re.compile(r"(?:\b(?:titled|called|named|entitled)\s+|题为\s*)[\"“《「](?P<title>[^\"”》」\n]{3,80})")
 #: the parts of a title parted by middle dots (``Okafor et al. (2027) · Tessera: … · arXiv:2704.11873``)
