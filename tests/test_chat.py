@@ -51,3 +51,12 @@ def test_a_read_as_far_as_a_section_is_a_partial_read() -> None:
     assert read_remark("我读到 §4 了").level is EvidenceLevel.partial
     assert read_remark("read up to the end of §4").level is EvidenceLevel.partial
     assert read_remark("读到 §4 为止，全文读完").level is not EvidenceLevel.verified
+
+
+def test_a_slack_paste_with_twelve_hour_times_heads_its_messages_by_speaker() -> None:
+    from e1prep.read.chat import speaker_lines
+
+    lines = ["**东东**  7:31 PM", "看了首屏", "", "**东东**  7:33 PM", "还有这个", "", "**wen**  7:40 pm", "晚点看"]
+    assert speaker_lines(lines) == frozenset({0, 3, 6})
+    # a line that runs on after a time is a sentence, not a speaker's header
+    assert speaker_lines(["mei 7:31 PM we met", "a", "kai 7:33 PM and then", "b", "mei 7:40 PM ok", "c"]) == frozenset()

@@ -15,9 +15,10 @@ from functools import cache
 from ..text.lexicon import lexicon
 
 #: a speaker and a time over a message (``kai 20:41``, ``flyp  16:02``, WeChat's ``阿杰 21:04``, a Slack export's
-#: ``**mei**  09:12``), or opening it (``[14:31] ollie: …``)
+#: ``**mei**  09:12``, a Slack paste's ``**东东**  7:33 PM``), or opening it (``[14:31] ollie: …``)
 _OVER = re.compile(
-    r"^\s*(?P<bold>\*\*)?(?P<name>[A-Za-z\u4e00-\u9fff][\w.\-\u4e00-\u9fff]{0,23})(?(bold)\*\*)\s+\d{1,2}:\d{2}\s*$"
+    r"^\s*(?P<bold>\*\*)?(?P<name>[A-Za-z\u4e00-\u9fff][\w.\-\u4e00-\u9fff]{0,23})(?(bold)\*\*)\s+\d{1,2}:\d{2}"
+    r"(?:\s?[AaPp]\.?[Mm]\.?)?\s*$"
 )
 _OPENING = re.compile(r"^\s*\[\d{1,2}:\d{2}\]\s*(?P<name>[A-Za-z][\w.-]{0,23})\s*[:：]")
 #: a chat is this many messages at least, from two speakers or more
