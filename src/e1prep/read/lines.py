@@ -78,8 +78,8 @@ def is_field_line(text: str) -> bool:
     return not _TITLED_ID.match(text, m.end())
 
 
-#: an entry of an indented list: its indent and its text
-INDENTED_ENTRY = re.compile(r"^(?P<indent>[ \t]*)[-*+•▸▹‣]\s+(?P<text>\S.*)$")
+#: a bulleted entry at the margin or set in under another (``- Foo``, ``  ▸ Bar``): its indent (maybe none), its text
+BULLET_ENTRY = re.compile(r"^(?P<indent>[ \t]*)[-*+•▸▹‣]\s+(?P<text>\S.*)$")
 
 
 def points_at(lines: list[str]) -> bool:

@@ -8,7 +8,7 @@ import re
 from itertools import pairwise
 
 from ..text.lexicon import lexicon
-from .lines import INDENTED_ENTRY, TABLE_ROW, TABLE_SEP, heading, is_field_line, points_at, table_cells
+from .lines import BULLET_ENTRY, TABLE_ROW, TABLE_SEP, heading, is_field_line, points_at, table_cells
 
 
 def to_markdown(lines: list[str]) -> list[str]:
@@ -161,7 +161,7 @@ def _outline_root(lines: list[str]) -> list[str]:
     whose one entry at the margin points at nothing (``- 今日 blogs / feeds``) and holds two or more branches
     that have branches of their own (an XMind or a MindNode export) is a map about its branches, each an item.
     One entry with plain points under it is one item, as it was. One line for one line."""
-    entries = [(i, m) for i, line in enumerate(lines) if (m := INDENTED_ENTRY.match(line))]
+    entries = [(i, m) for i, line in enumerate(lines) if (m := BULLET_ENTRY.match(line))]
     top = [(i, m) for i, m in entries if not m["indent"]]
     if len(top) != 1 or points_at([lines[top[0][0]]]):
         return lines

@@ -39,8 +39,8 @@ from .labels import (
     title_under,
 )
 from .lines import (
+    BULLET_ENTRY,
     FIELD_LINE,
-    INDENTED_ENTRY,
     TABLE_ROW,
     TABLE_SEP,
     URL_RE,
@@ -841,8 +841,9 @@ def _paragraph_end(lines: list[str], i: int) -> int:
 
 
 def _in_paragraph(line: str) -> bool:
-    """Whether a line goes on with the paragraph above it: prose, or a list entry set in under it."""
-    return INDENTED_ENTRY.match(line) is not None or not _STRUCTURED_LINE.match(line)
+    """Whether a line goes on with the paragraph above it: prose, or a list entry under it, set in or at the margin
+    (a title line's points: ``Foo — https://…`` over ``- new --tiny flag``)."""
+    return BULLET_ENTRY.match(line) is not None or not _STRUCTURED_LINE.match(line)
 
 
 def _link_paragraph_spans(lines: list[str]) -> list[_Span]:
