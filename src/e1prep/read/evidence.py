@@ -627,16 +627,19 @@ _NAMED_LINE = re.compile(
 )
 
 
-def named_statements(lines: list[str], titles: dict[int, str]) -> dict[int, list[Statement]]:
+def named_statements(
+    lines: list[str], titles: dict[int, str], exclude: int | None = None
+) -> dict[int, list[Statement]]:
     """Statements a note makes, outside its items, about one item it names by a word of its title (a mail's
-    ``What I actually read:`` list, ``XGBoost: the full release page…``), by the item's number. A name that no
-    title or more than one holds, a field's label, and a line that says nothing of the reading name nothing."""
+    ``What I actually read:`` list, ``XGBoost: the full release page…``), by the item's key in ``titles``
+    (``exclude``: a key whose title is read as no one's, the part that holds ``lines``). A name that no title or
+    more than one holds, a field's label, and a line that says nothing of the reading name nothing."""
     out: dict[int, list[Statement]] = {}
     for line in lines:
         m = _NAMED_LINE.fullmatch(line)
         if m is None or lexicon().is_label(m["name"]) or remark_line(line) is not None:
             continue
-        holders = _holders(m["name"].strip().lower(), titles)
+        holders = _holders(m["name"].strip().lower(), titles, exclude)
         if len(holders) != 1:
             continue
         st = read_remark(m["value"])
@@ -646,13 +649,13 @@ def named_statements(lines: list[str], titles: dict[int, str]) -> dict[int, list
     return out
 
 
-def _holders(name: str, titles: dict[int, str]) -> list[int]:
-    """The items whose titles hold ``name`` whole, or else its longest opening words that some title holds
-    (``Moonrise blog`` names the item titled ``Moonrise — "Anchor to the base…"``)."""
+def _holders(name: str, titles: dict[int, str], exclude: int | None = None) -> list[int]:
+    """The items (but ``exclude``) whose titles hold ``name`` whole, or else its longest opening words that some
+    title holds (``Moonrise blog`` names the item titled ``Moonrise — "Anchor to the base…"``)."""
     words = name.split()
     for n in range(len(words), 0, -1):
         head = " ".join(words[:n])
-        if holders := [k for k, title in titles.items() if _holds_word(title.lower(), head)]:
+        if holders := [k for k, title in titles.items() if k != exclude and _holds_word(title.lower(), head)]:
             return holders
     return []
 

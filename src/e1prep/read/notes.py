@@ -775,8 +775,7 @@ def _titled_url_spans(lines: list[str], urls: _UrlLines) -> list[_Span]:
     for n, (i, title) in enumerate(starts):
         end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
         # a heading between two items (a section of a digest) ends the item before it
-        end = next((j for j in range(i + 1, end) if heading(lines[j])), end)
-        spans.append(_Span(title, i, end, "titled-url"))
+        spans.append(_Span(title, i, _to_heading(lines, i + 1, end), "titled-url"))
     return spans
 
 
@@ -831,6 +830,12 @@ def _segment_title(line: str) -> str | None:
 _DATE_FIELD = re.compile(r"\d{4}-\d{1,2}-\d{1,2}(?:\s*[(（][^)）\n]{0,20}[)）])?")
 
 
+def _to_heading(lines: list[str], start: int, end: int) -> int:
+    """Where an item that runs to ``end`` ends: at the first heading from ``start`` on (a section of the note), or at
+    ``end``."""
+    return next((j for j in range(start, end) if heading(lines[j])), end)
+
+
 def _paragraph_end(lines: list[str], i: int) -> int:
     """Where the paragraph that line ``i`` opens ends: its lines of prose run on to a blank line, a heading
     or another line of structure (the item's text goes on under its field line)."""
@@ -876,11 +881,7 @@ def _link_paragraph_spans(lines: list[str]) -> list[_Span]:
     spans = []
     for n, (i, title) in enumerate(starts):
         end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
-        for j in range(i + 1, end):
-            if heading(lines[j]):
-                end = j
-                break
-        spans.append(_Span(title, i, end, "link-paragraph"))
+        spans.append(_Span(title, i, _to_heading(lines, i + 1, end), "link-paragraph"))
     return _without_title_block(lines, spans)
 
 
@@ -949,21 +950,19 @@ def _label_line_spans(lines: list[str]) -> list[_Span]:
             continue  # the talk goes on about the topic before it: its stamp is no item
         later = [m for m in range(n + 1, len(starts)) if topics is None or m in topics]
         end = starts[later[0]][0] if later else len(lines)
-        next_heading = next((j for j in range(i + 1, end) if heading(lines[j])), None)
+        stop = _to_heading(lines, i + 1, end)
         # a line that runs on after its label is titled by its first sentence (a spoken paragraph); one that
         # ends on a colon introduces what it is about on the next line (``09:40  扫了一遍，就一篇值得记：``); a
         # spoken topic by the sentence that opens it (``好，记一下。第一个是 Quill-Math 2``)
-        title = _introduced(lines[i + 1 : next_heading or end]) if label.rest.rstrip().endswith((":", "：")) else None
+        title = _introduced(lines[i + 1 : stop]) if label.rest.rstrip().endswith((":", "：")) else None
         check = None
         if topics is not None and n in topics:
             title = sentence_head(label.rest[topics[n] :])
             # the paragraph that opens the topic, when it says how far it was read: the talk after it can only lower
             # that, a doubt about one of its claims limiting that claim (``[01:02] 嗯，有一个地方我不太信…``)
-            talk = any(starts[m][0] < (next_heading or end) for m in range(n + 1, len(starts)))
+            talk = any(starts[m][0] < stop for m in range(n + 1, len(starts)))
             check = label.rest if talk and _ev.read_remark(label.rest).words else None
-        span = _Span(
-            label.text + " " + (title or sentence_head(label.rest)), i, next_heading or end, "label-line", check
-        )
+        span = _Span(label.text + " " + (title or sentence_head(label.rest)), i, stop, "label-line", check)
         spans.append(span)
     return spans
 
@@ -1057,8 +1056,7 @@ def _opener_field_spans(lines: list[str]) -> list[_Span]:
     spans = []
     for n, i in enumerate(starts):
         end = starts[n + 1] if n + 1 < len(starts) else len(lines)
-        end = next((j for j in range(i + 1, end) if heading(lines[j])), end)
-        spans.append(_Span(rests[i], i, end, "opener-field"))
+        spans.append(_Span(rests[i], i, _to_heading(lines, i + 1, end), "opener-field"))
     return spans
 
 
@@ -1935,11 +1933,12 @@ def _reading_index(lines: list[str], spans: list[_Span]) -> tuple[list[_Span], l
     an item as it was."""
     if len(spans) < 3:
         return spans, []
+    titles = {n: s.title for n, s in enumerate(spans)}  # made once: a part names the others, never itself
     for k, span in enumerate(spans):
         own = lines[span.start + 1 : span.end]
         if any("://" in line and URL_RE.search(line) for line in own):
             continue
-        said = _ev.named_statements(own, {n: s.title for n, s in enumerate(spans) if n != k})
+        said = _ev.named_statements(own, titles, exclude=k)
         if len(said) >= 2:
             return spans[:k] + spans[k + 1 :], own
     return spans, []
