@@ -42,7 +42,7 @@ def _statements(this: frozenset[str]) -> tuple[re.Pattern[str], re.Pattern[str],
     cjk_marks = "|".join(re.escape(m) for m in words["marks_after"] if not m.isascii())
     before = re.compile(
         rf"(?<![A-Za-z])(?P<neg>(?:{_alternatives(tuple(words['negations']))})\s*)?"
-        rf"(?P<verb>{_alternatives(tuple(words['verbs']))})\s*(?:the\s+)?"
+        rf"(?P<verb>{_alternatives(tuple(words['verbs']))})\s*(?P<article>the\s+)?"
         rf"(?P<name>{names}|{_LATIN_NAME})(?![A-Za-z0-9_-])(?P<mark>(?:{marks}|\s*(?:{cjk_marks}))?)"
         r"(?P<closes>(?=\s*(?:[,，.。;；!！]|$)))?",
         re.I | re.M,
@@ -91,8 +91,14 @@ _SECTION_LIKE = re.compile(r"[a-z]{1,2}\d{1,3}")
 
 
 def _closing(m: re.Match[str]) -> bool:
-    """A verb that files by itself, before a bare name that closes its clause (``这归 inference，``)."""
-    return m.group("closes") is not None and " ".join(m.group("verb").lower().split()) in _closing_verbs()
+    """A verb that files by itself, before a bare name that closes its clause (``这归 inference，``). A name
+    after an article is a thing, no topic (``fixing belongs in the converter, not the checker``): a topic is
+    named bare, or with what it is (``the rag doc``)."""
+    return (
+        m.group("closes") is not None
+        and m.group("article") is None
+        and " ".join(m.group("verb").lower().split()) in _closing_verbs()
+    )
 
 
 @cache

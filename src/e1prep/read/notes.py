@@ -20,6 +20,7 @@ from ..text.lexicon import lexicon
 from ..text.naming import github_repo, plain_title
 from ..text.regexgate import guarded
 from . import evidence as _ev
+from . import footnotes as _fn
 from . import markers
 from .chat import own_words, speaker_lines, thread_posts, writer_of
 from .labels import (
@@ -399,7 +400,12 @@ def _clean_title(raw: str) -> str:
         title = plain_title(title) if "()" in title or "（）" in title else title  # a link's brackets, emptied
     if (m := _TITLE_FIELD.match(title)) and m.group(1).lower() in lexicon().title_labels:
         title = title[m.end() :]  # a title field's line gives its value (``Title: FlashKV``)
+    if "[^" in title:
+        title = _FOOTNOTE_CITATION.sub("", title)  # a footnote's citation (``…agents.[^4]``) is no word of it
     return title.replace("**", "").replace("`", "").strip(" -—:：|")
+
+
+_FOOTNOTE_CITATION = re.compile(r"\[\^[^\]\s]{1,20}\](?!:)")
 
 
 #: a short code set off by a fullwidth bar at a title's start: a legend's tag, no word of the title
@@ -1133,6 +1139,8 @@ def _quotes_a_title(text: str, quoted: re.Match[str]) -> bool:
 _RESULTS = frozenset({"multiplier", "percent"})
 
 
+#: a name set in bold in running text: a few words, no sentence (``**trajcheck**``, ``**Corvid-1**``)
+_BOLD_NAME = re.compile(r"\*\*([^*\n.。!?！？]{2,60})\*\*")
 #: how far into a paragraph's first line, and its first sentence, an arXiv id brings the paragraph's item
 #: in (``OpenLoom-CC v2（arXiv:2611.05528）顺带复查了一下``; not ``它做了两件事。一是沿着 SessionGR（arXiv:…）``)
 _BRINGS_IN = 80
@@ -1153,12 +1161,19 @@ def _prose_spans(lines: list[str], urls: _UrlLines) -> list[_Span]:
         return []
     spans = []
     speakers = speaker_lines(lines)  # a chat's ``**mei**  09:12`` over a message: the message is what follows
+    notes = _fn.footnotes(lines)
+    defined = _fn.definition_lines(notes)
+    citing = "\n".join(line for k, line in enumerate(lines) if k not in defined)
+    defined = _fn.definition_lines({label: note for label, note in notes.items() if _fn.cited(citing, {label: note})})
     for start, i in _paragraphs(lines, skip=first if titled else -1):
+        if start in defined:
+            continue  # a cited footnote's definition is a note on the text that cites it, no item of its own
         head = start + 1 if start in speakers and start + 1 < i else start
         # a paragraph opened by a quoted name (``「裁判漂移」这篇…``) is about it: an arXiv id anywhere brings it in
         named = _OPENING_NAME.match(lines[head]) is not None
         if (
             urls.any(start, i)
+            or any(note.url for note in _fn.cited("\n".join(lines[start:i]), notes))
             or arxiv_ids(_SENTENCE_END.split(lines[head][:_BRINGS_IN], maxsplit=1)[0])
             or (named and arxiv_ids(" ".join(lines[head:i])))
         ):
@@ -1169,7 +1184,9 @@ def _prose_spans(lines: list[str], urls: _UrlLines) -> list[_Span]:
             if cut := _SENTENCE_END.search(opening):
                 opening = opening[: cut.end()]
             quoted = next((q for q in _QUOTED_TITLE.finditer(opening) if _quotes_a_title(opening, q)), None)
-            title = quoted.group(1) if quoted else _without_run_in_label(text)[:80]
+            # or it sets the name it brings in in bold (``The one worth our time is **trajcheck** (…)``)
+            bold = _BOLD_NAME.search(opening)
+            title = quoted.group(1) if quoted else bold.group(1) if bold else _without_run_in_label(text)[:80]
             spans.append(_Span(title, start, i, "prose"))
     return spans
 
@@ -1517,6 +1534,13 @@ def _without_footnotes(lines: list[str], spans: list[_Span]) -> list[_Span]:
     return spans
 
 
+def _with_footnotes(text: str, span: _Span, notes: dict[str, _fn.Footnote]) -> str:
+    """An item's text with the definitions of the footnotes it cites (``[^1]``) that stand outside it: the
+    writer's note on where it is and how far it was read is the item's, wherever the note puts it."""
+    outside = [note.text for note in _fn.cited(text, notes) if not span.start <= note.start < span.end]
+    return "\n".join([text, *outside]) if outside else text
+
+
 #: a thematic break (``---``, ``* * *``, ``___``): the writer's own line between two parts of the note
 _THEMATIC_BREAK = re.compile(r"^\s{0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 
@@ -1722,6 +1746,7 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
         lines, best = unquoted
     best = best or _prose_spans(lines, _UrlLines(lines))  # prose only where nothing else fits
     best = _without_footnotes(lines, best)
+    notes = _fn.footnotes(lines)
     best = _outline_blocks(lines, best)
     best = _parted_by_breaks(lines, best)
     best = _retitle_field_titles(lines, best)
@@ -1735,7 +1760,7 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     item_labels = _retitle_labelled(lines, best)
     groups = [""] * len(best) if digest else _groups(lines, best)  # a message's headings are its own text
     inside = {i for span in best for i in range(span.start, span.end)}
-    texts = ["\n".join(lines[span.start : span.end]).strip("\n") for span in best]
+    texts = [_with_footnotes("\n".join(lines[span.start : span.end]).strip("\n"), span, notes) for span in best]
     numbers = [_ev.item_number(t) or n for n, t in enumerate(texts, start=1)]
     outside = [i for i in range(len(lines)) if i not in inside]
     ctx = _ev.note_context(lines, outside, numbers)
