@@ -1,11 +1,16 @@
 """Mechanisms the seventh session's fresh other-hand trio (held-out c4, d4, e4) exposed, each tested on both sides
 with notes written here, not copied from those cases: prose whose sources are footnotes, a filing verb before a
-thing rather than a topic, a name set in bold in running text."""
+thing rather than a topic, a name set in bold in running text, reStructuredText directives, a README read alone,
+an item its note calls another under another name, a status report's set-in list, "the rest" said before any item
+is named, and a star count beside a full read."""
 
 from __future__ import annotations
 
+from tests.conftest import MakeKB
+
 from e1prep.brief.models import EvidenceLevel
-from e1prep.read import filing, footnotes, notes
+from e1prep.pipeline import draft_brief
+from e1prep.read import evidence, filing, footnotes, notes
 
 # --- footnotes -----------------------------------------------------------------------------------------------
 
@@ -88,3 +93,140 @@ def test_a_name_set_in_bold_in_prose_titles_its_paragraph() -> None:
 def test_a_quoted_title_still_comes_before_a_bold_word() -> None:
     text = '# n\n\nThe post "Scaling Tactile Skins Cheaply" is **good**. https://example.org/t — read it all.\n'
     assert _items(text)[0].title == "Scaling Tactile Skins Cheaply"
+
+
+# --- reStructuredText directives, and a repository's front page read alone ------------------------------------
+
+RST = """Screen, Friday
+==============
+
+.. contents:: 3 entries
+
+lumenkit
+--------
+
+`acme/lumenkit <https://github.com/acme/lumenkit>`_
+
+.. note:: README only. Did not clone.
+
+A toolkit for batching scans.
+
+Scaling skins
+-------------
+
+https://example.org/skins
+
+.. warning:: Read the whole post. The linked
+   benchmark is behind a login; I did not read that.
+
+Quiet release
+-------------
+
+https://example.org/quiet
+
+Nothing said here about how far it was read.
+"""
+
+
+def test_an_admonition_is_the_writers_own_words_and_other_directives_are_machinery() -> None:
+    items = {i.title: i for i in _items(RST)}
+    assert set(items) == {"lumenkit", "Scaling skins", "Quiet release"}
+    assert items["lumenkit"].evidence is EvidenceLevel.partial
+    # the directive's set-in line is read with its first: the limit is of the linked benchmark, not the post
+    assert items["Scaling skins"].reading.read_in_full
+    assert items["Quiet release"].evidence is EvidenceLevel.unverified
+    assert not any("contents" in i.text for i in items.values())
+
+
+def test_a_front_page_read_alone_is_a_partial_read_in_either_language() -> None:
+    for remark in ("README only, did not run it.", "Only the model card.", "只看了 README，没 clone。"):
+        assert notes.item_evidence(remark)[0] is EvidenceLevel.partial, remark
+    # beside a full read of it, the README is what was read in full
+    assert notes.item_evidence("Full read of the README and the design doc.")[0] is EvidenceLevel.verified
+
+
+# --- the same item under another name -----------------------------------------------------------------------
+
+LETTER = """# Letter
+
+**Quillfire streams decode in the vLLM engine.**
+Quillfire's blog describes tiledec, their engine plugin for vLLM: decode runs in chunks on a second stream.
+https://quillfire.invalid/blog/tiledec
+(read the whole post)
+"""
+
+SCREEN = """# Screen
+
+## tiledec
+
+https://github.com/quillfire-ai/tiledec
+
+Read the README in full. New vLLM engine flag --overlap 2 for chunked decode. {verdict}
+"""
+
+
+def test_an_increment_its_note_calls_another_of_the_batch_joins_it(make_kb: MakeKB) -> None:
+    same = SCREEN.format(verdict="Same thing as the Quillfire post in the letter; treat it as the same item.")
+    brief = draft_brief(make_kb({"inbox/a/2026-10-25T0900-letter.md": LETTER, "inbox/b/2026-10-25T1000-s.md": same}))
+    (inc,) = [i for i in brief.increments if "Quillfire" in i.key or "tiledec" in i.key]
+    assert inc.key == "Quillfire"
+    assert "inbox/b/2026-10-25T1000-s.md" in inc.sources
+    # said visibly, in the note's words: nothing is dropped
+    assert any("Same thing as the Quillfire post" in e.reason and e.key == "tiledec" for e in brief.excluded)
+
+
+def test_without_the_notes_word_two_names_stay_two_increments(make_kb: MakeKB) -> None:
+    apart = SCREEN.format(verdict="Worth a line of its own.")
+    brief = draft_brief(make_kb({"inbox/a/2026-10-25T0900-letter.md": LETTER, "inbox/b/2026-10-25T1000-s.md": apart}))
+    keys = {i.key for i in brief.increments}
+    assert {"Quillfire", "tiledec"} <= keys
+
+
+# --- a status report ------------------------------------------------------------------------------------------
+
+STATUS = """Eng screen, Monday
+owner: kim
+
+OVERALL: AMBER — one real bug, one release worth a line, the rest is vendor talk.
+
+RED
+  * foo-sim issue #12 — sampler not reproducible
+    https://github.com/acme/foo-sim/issues/12
+    Reproduced it myself and read the whole thread.
+
+AMBER
+  * Halcyon Health federated network (vendor blog)
+    Skimmed only; the rest is a form. Link lost, sorry.
+
+GREEN
+  * BarFL 2.0 — read the full release notes
+    https://barfl.invalid/2.0/notes
+    New: client-side adapter merge.
+  * OldFL — still no release. Nothing to change.
+"""
+
+
+def test_a_list_set_in_under_plain_group_labels_keeps_its_entries_without_a_link() -> None:
+    items = _items(STATUS)
+    assert [i.title.split(" ")[0] for i in items] == ["foo-sim", "Halcyon", "BarFL", "OldFL"]
+
+
+def test_set_in_entries_under_an_outer_lists_entries_are_its_points() -> None:
+    text = "# n\n\n1. **foo**\n   - https://github.com/acme/foo\n   - 核查：README 全文\n   - 小工具\n"
+    text += "2. **bar**\n   - https://github.com/acme/bar\n   - 核查：只看了标题\n   - 先挂着\n"
+    assert [i.title for i in _items(text)] == ["foo", "bar"]
+
+
+def test_the_rest_said_before_any_item_is_named_is_said_of_the_items_that_say_nothing() -> None:
+    items = {i.title.split(" ")[0]: i for i in _items(STATUS)}
+    assert items["foo-sim"].evidence is EvidenceLevel.verified  # its own full read stands
+    assert items["OldFL"].evidence is EvidenceLevel.vendor  # it says nothing: the rest is vendor talk
+    # once items are named, "the rest" is the others, as before
+    got = evidence.range_statements(["前两条读了原文，其余只看了摘要"], [1, 2, 3, 4])
+    assert got[3][0].level is EvidenceLevel.summary and got[1][0].level is EvidenceLevel.verified
+
+
+def test_a_star_count_beside_a_full_read_limits_nothing_and_alone_is_a_cards() -> None:
+    read = "Reproduced it and read the whole thread.\n  Side note: the repo hit HN; stars went 2.3k -> 2,486."
+    assert notes.item_evidence(read)[0] is EvidenceLevel.verified
+    assert notes.item_evidence("stars 2,486 (+176 this week)")[0] is EvidenceLevel.card

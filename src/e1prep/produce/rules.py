@@ -47,6 +47,7 @@ from ..read.notes import (
     said_known,
     said_lead,
     said_new,
+    said_same,
     url_only,
 )
 from ..read.numbers import NumberToken, card_counts, names_a_size, parse_value, quantities, stats_sentences
@@ -192,6 +193,7 @@ class RulesProducer:
         excluded = ExclusionGroups(self.say)  # a dump's excluded items are grouped as they come, not held as objects
         batch_date = kb.date  # read from the manifest once, not once per item
         leads: dict[str, tuple[str, str]] = {}  # a repository a note calls a lead: the note, its words
+        same: list[tuple[int, str]] = []  # an increment its note calls another item under another name: its words
         for material in kb.materials:
             if material.status is not MaterialStatus.read:
                 continue
@@ -207,13 +209,43 @@ class RulesProducer:
                         reason = self.say("rules.said_off_topic", remark=tagged[n])
                         self._exclude(material, item, _short_title(item), reason, out, excluded, off_topic=True)
                         continue
+                    made = len(out.increments)
                     self._note_item(batch_date, material, item, doc, index, out, excluded)
+                    if len(out.increments) > made and (clause := said_same(item.text)) is not None:
+                        same.append((made, clause))
                     if item.url and (words := said_lead(item.text)) is not None:
                         leads.setdefault(repository_key(item.url), (material.path, words))
+        out.increments = self._same_as_another(out.increments, same, excluded)
         out.increments = self._cards_called_leads(out.increments, leads, excluded)
         out.excluded = excluded.lines()
         out.refreshes = _once(out.refreshes)
         return out
+
+    def _same_as_another(
+        self, increments: list[Increment], same: list[tuple[int, str]], excluded: ExclusionGroups
+    ) -> list[Increment]:
+        """An increment whose note says it is the same as another item of the batch, named in that clause (``Same
+        thing as the Hyperframe post in Mira's letter``), is that increment: its source joins it, and it is
+        listed apart no more (the excluded list says why, in the note's words)."""
+        absorbed: set[int] = set()
+        for n, clause in same:
+            inc = increments[n]
+            target = next(
+                (
+                    k
+                    for k, other in enumerate(increments)
+                    if k != n and k not in absorbed and _norm(other.key) != _norm(inc.key) and _names(clause, other.key)
+                ),
+                None,
+            )
+            if target is None:
+                continue
+            absorbed.add(n)
+            kept = increments[target]
+            increments[target] = kept.model_copy(update={"sources": list(dict.fromkeys([*kept.sources, *inc.sources]))})
+            reason = self.say("rules.same_as", words=clause, key=kept.key)
+            excluded.add(inc.key, inc.sources, inc.evidence, reason, inc.url)
+        return [inc for k, inc in enumerate(increments) if k not in absorbed]
 
     def _cards_called_leads(
         self, increments: list[Increment], leads: dict[str, tuple[str, str]], excluded: ExclusionGroups
@@ -611,6 +643,17 @@ _VERSION = re.compile(r"(?<![\w.])[vV]?\d+\.\d+(?:\.\d+)*(?:rc\d+)?(?![\w.%])")
 
 #: a pre-release tag standing alone (``rc2``, ``beta1``): part of a version, not a new name
 _PRE_RELEASE = re.compile(r"(?:rc|alpha|beta|dev|post)\d+", re.I)
+
+
+def _norm(key: str) -> str:
+    return key.strip().lower()
+
+
+def _names(clause: str, key: str) -> bool:
+    """Whether ``clause`` names ``key`` as a word (a Latin name not inside a longer one)."""
+    if len(key.strip()) < 3:
+        return False
+    return re.search(rf"(?<![A-Za-z0-9]){re.escape(key.strip())}(?![A-Za-z0-9])", clause, re.I) is not None
 
 
 def _said_empty(item: NoteItem) -> str | None:

@@ -675,9 +675,18 @@ def _holds_word(text: str, word: str) -> bool:
 
 def range_statements(lines: list[str], numbers: list[int]) -> dict[int, list[Statement]]:
     """Statements a note makes about ranges of its items, by the items' numbers."""
+    return _ranges(lines, numbers)[0]
+
+
+def _ranges(lines: list[str], numbers: list[int]) -> tuple[dict[int, list[Statement]], list[Statement]]:
+    """Statements a note makes about ranges of its items, by the items' numbers; and what it says of "the rest"
+    before it has named any item (``…one release worth a line, the rest is vendor talk``): the items it has not
+    accounted for are those that say nothing of their own reading, whichever they are."""
     out: dict[int, list[Statement]] = {}
+    unaccounted: list[Statement] = []
     all_numbers = sorted(set(numbers))
     seen: set[str] = set()  # a statement repeated word for word (a pasted dump) says nothing new
+    named: set[int] = set()  # the items named so far: "the rest" on a later line is the rest of them
     for line in lines:
         if line in seen:  # only a line that named items is remembered
             continue
@@ -685,7 +694,6 @@ def range_statements(lines: list[str], numbers: list[int]) -> dict[int, list[Sta
         if not matches:
             continue
         seen.add(line)
-        named: set[int] = set()
         for k, m in enumerate(matches):
             end = matches[k + 1].start() if k + 1 < len(matches) else len(line)
             desc = line[m.end() : end]
@@ -697,6 +705,11 @@ def range_statements(lines: list[str], numbers: list[int]) -> dict[int, list[Sta
                 chosen = set(all_numbers[-n:]) if n else set()
             elif m.group("list") or m.group("elist"):
                 chosen = _numbers(m.group("list") or m.group("elist"))
+            elif not named:
+                if st.words:
+                    st.text = (m.group(0) + desc).strip(" ，,；;。.")
+                    unaccounted.append(st)
+                continue
             else:
                 chosen = set(all_numbers) - named
             named |= chosen
@@ -705,7 +718,7 @@ def range_statements(lines: list[str], numbers: list[int]) -> dict[int, list[Sta
             st.text = (m.group(0) + desc).strip(" ，,；;。.")
             for n in chosen:
                 out.setdefault(n, []).append(st)
-    return out
+    return out, unaccounted
 
 
 @dataclass
@@ -718,6 +731,8 @@ class NoteContext:
     #: what the note says outside its items of one item it names (:func:`named_statements`), by its place in the
     #: note (an item's own number may be another's place: ``CL screen`` first, ``1 · Plasticity Budgets`` third)
     named: dict[int, list[Statement]] = field(default_factory=dict)
+    #: what the note says of "the rest" of its items before naming any: said of each item that says nothing itself
+    rest: list[Statement] = field(default_factory=list)
 
     @functools.cached_property
     def legend_words(self) -> dict[str, str]:
@@ -731,7 +746,8 @@ def note_context(lines: list[str], outside: list[int], numbers: list[int]) -> No
     legend = parse_legend(lines, set(outside), labelled)
     legend_lines = set(labelled)
     outer = [lines[i] for i in outside if i not in legend_lines and 0 <= i < len(lines)]
-    return NoteContext(legend, range_statements(outer, numbers), legend_lines)
+    ranges, rest = _ranges(outer, numbers)
+    return NoteContext(legend, ranges, legend_lines, rest=rest)
 
 
 # --- one item -------------------------------------------------------------------------------------
@@ -895,6 +911,8 @@ def read_item(
     if number is not None:
         statements += ctx.ranges.get(number, [])
     statements += named
+    if not statements:
+        statements = list(ctx.rest)
     if not statements:
         if not said.not_understood and not said.read:
             return UNSTATED

@@ -1,6 +1,6 @@
 """Other markups' structure, written in the reader's own Markdown before any item is looked for: setext and
-reStructuredText titles, org-mode, notebooks, toggles, mind maps, Obsidian callouts, sideways tables. Each
-rewrite is one line for one line, so every line number the brief cites stays the note's own."""
+reStructuredText titles and directives, org-mode, notebooks, toggles, mind maps, Obsidian callouts, sideways
+tables. Each rewrite is one line for one line, so every line number the brief cites stays the note's own."""
 
 from __future__ import annotations
 
@@ -13,7 +13,32 @@ from .lines import BULLET_ENTRY, TABLE_ROW, TABLE_SEP, heading, is_field_line, p
 
 def to_markdown(lines: list[str]) -> list[str]:
     """The note's lines with every other markup it uses written as Markdown (one line for one line)."""
-    return _transposed_tables(_callouts(_outline_root(_toggles(_plain_markup(_org(_notebook(lines)))))))
+    return _transposed_tables(_callouts(_outline_root(_toggles(_plain_markup(_directives(_org(_notebook(lines))))))))
+
+
+#: a reStructuredText directive (``.. note:: README only.``, ``.. contents:: 4 entries``): its name and text
+_DIRECTIVE = re.compile(r"^(?P<indent>\s*)\.\.\s+(?P<name>[A-Za-z][\w-]*)::[ \t]*(?P<text>.*)$")
+#: the directives that set off the writer's own words (docutils' admonitions); any other is the markup's machinery
+_ADMONITIONS = frozenset(
+    {"note", "warning", "tip", "hint", "important", "caution", "attention", "danger", "error", "admonition", "seealso"}
+)
+
+
+def _directives(lines: list[str]) -> list[str]:
+    """The note's lines with each reStructuredText directive read as its writer meant it: an admonition
+    (``.. note:: Read the whole note.`` and the lines set in under it) is the writer's own text, as a callout
+    is; any other directive (``.. contents::``, ``.. image::``) is machinery, a blank line. One line for one line."""
+    out = list(lines)
+    inside = False
+    for i, line in enumerate(lines):
+        if ".." in line and (m := _DIRECTIVE.match(line)):
+            inside = m["name"].lower() in _ADMONITIONS
+            out[i] = m["indent"] + m["text"] if inside else ""
+        elif inside and line[:1] in (" ", "\t") and line.strip():
+            out[i] = line.strip()
+        else:
+            inside = False
+    return out
 
 
 #: a section title's adornment (CommonMark's setext underline, reStructuredText's under- and overline)

@@ -245,6 +245,18 @@ def said_empty(text: str) -> str | None:
     return lexicon().verdict("empty", text)
 
 
+def said_same(text: str) -> str | None:
+    """The clause in which a note says the item is another item of the batch under another name (``Same thing as
+    the Hyperframe post in Mira's letter.``): the words around the verdict, where the other's name stands."""
+    words = lexicon().verdict("same", text)
+    if words is None:
+        return None
+    at = text.find(words)
+    start = max((text.rfind(c, 0, at) for c in ".。;；\n!?！？"), default=-1) + 1
+    ends = [e for c in ".。;；\n!?！？" if (e := text.find(c, at + len(words))) != -1]
+    return text[start : min(ends, default=len(text))].strip()
+
+
 def said_new(text: str) -> str | None:
     """The words by which a note says the item is new to the team (``Verdict: new for us``), unless it
     also says the document holds it."""
@@ -631,9 +643,11 @@ def _list_spans(
     name: str,
     with_url: _UrlLines | None = None,
     fields: frozenset[int] = frozenset(),
+    siblings: bool = False,
 ) -> list[_Span]:
-    """One item per line ``rx`` matches; given ``with_url`` (the lines' URL counts), only items holding a URL.
-    A field line (a known label, or a line of ``fields``) is never an item."""
+    """One item per line ``rx`` matches; given ``with_url`` (the lines' URL counts), only items holding a URL,
+    or with ``siblings``, all of them where enough of them do. A field line (a known label, or a line of
+    ``fields``) is never an item."""
     starts = [
         (i, m.group(m.lastindex or 1))
         for i, line in enumerate(lines)
@@ -643,8 +657,8 @@ def _list_spans(
         # sibling items that open with a status box (``- [x] …``, ``- [ ] …``, ``- [~] …``): the box says
         # where the item stands (a task list's mark, or a legend's symbol, read with the item's text)
         starts = [(i, _STATUS_BOX.sub("", title)) for i, title in starts]
-    spans = []
-    for n, (i, title) in enumerate(starts):
+    ends = []
+    for n, (i, _title) in enumerate(starts):
         end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
         # an item ends at the next heading, or where a table of the note's own begins after a blank line
         # (a status table under the list: its rows restate the items, they are not the last item's text)
@@ -652,12 +666,23 @@ def _list_spans(
             if not rx.match(lines[j]) and (heading(lines[j]) or _table_after_blank(lines, j)):
                 end = j
                 break
+        ends.append(end)
+    # ``siblings``: the entries are one list's, set in under the note's plain group labels (a status report's
+    # ``RED`` / ``AMBER``): when two or more of them, and a third at least, point at something, the others are items
+    # of the same kind whose writer did not keep the link (``Link is somewhere in #fl, forgot to copy it``). Under
+    # items' own titles (``**1. ShardSpec**`` over ``- …``) a list is their points, and only a link makes an item
+    if siblings and with_url is not None:
+        pointing = sum(1 for (i, _), end in zip(starts, ends, strict=True) if with_url.any(i, end))
+        siblings = pointing >= _LINKED_SIBLINGS and pointing * _LINKED_SHARE >= len(starts)
+    spans = []
+    for (i, title), end in zip(starts, ends, strict=True):
         depth = _depth_bracket(title)
         # given ``with_url``, an item points at something: a URL in it, or an arXiv id opening it; or it holds
         # a list of its own (``- [ ] Loom-256k`` over its ``  - [ ] …`` claims: the nesting makes it an item); or
-        # a bracket says how far it was read
+        # a bracket says how far it was read; or its siblings do
         if (
             with_url is not None
+            and not siblings
             and not with_url.any(i, end)
             and not _OPENING_ID.match(lines[i])
             and not _holds_a_list(lines, i + 1, end)
@@ -667,6 +692,33 @@ def _list_spans(
         check, lead = (depth.text, depth.lead) if depth else (None, 0)
         spans.append(_Span(_paragraph_title(title, lead), i, end, name, check))
     return spans
+
+
+#: a list whose entries point at something (a URL) this often, two of them at least, is a list of items, link or not
+_LINKED_SIBLINGS = 2
+_LINKED_SHARE = 3
+
+
+def _margin_bullets(lines: list[str]) -> re.Pattern[str] | None:
+    """A list set in as a whole (``  * fedsim-x issue #412`` under a status line): its entries are the bullets at
+    the shallowest indentation, when no bullet stands at the margin (those are ``_TOP_BULLET``'s)."""
+    widths = [len(m["indent"]) for line in lines if (m := _INDENTED_BULLET.match(line))]
+    if not widths or min(widths) == 0:
+        return None
+    # set in under plain lines (``RED``, ``AMBER``), not under entries of an outer list (``1. **llm-echo**``)
+    outer = re.compile(rf"^ {{0,{min(widths) - 1}}}(?:[-*+•▸▹‣]|\d{{1,3}}[.)、])\s+\S")
+    if any(outer.match(line) for line in lines):
+        return None
+    return re.compile(rf"^ {{{min(widths)}}}[-*+•▸▹‣]\s+(.+)$")
+
+
+def _set_in_list(lines: list[str], urls: _UrlLines) -> list[_Span]:
+    """The entries of a list set in under the note's plain group labels (``_margin_bullets``), if it has one."""
+    rx = _margin_bullets(lines)
+    return _list_spans(lines, rx, "bullet", with_url=urls, siblings=True) if rx is not None else []
+
+
+_INDENTED_BULLET = re.compile(r"^(?P<indent> *)[-*+•▸▹‣]\s+\S")
 
 
 #: a list item longer than this is a paragraph: its first sentence is its title
@@ -1246,6 +1298,9 @@ def _spans_of(lines: list[str]) -> list[_Span]:
         lambda: _opener_field_spans(lines),
         lambda: tables,
         lambda: _list_spans(lines, _TOP_BULLET, "bullet", with_url=urls, fields=fields()),
+        lambda: (
+            _list_spans(lines, rx, "bullet", with_url=urls, siblings=True) if (rx := _margin_bullets(lines)) else []
+        ),
         lambda: _task_spans(lines, headed),
         lambda: _sign_line_spans(lines),
         lambda: _link_paragraph_spans(lines),
