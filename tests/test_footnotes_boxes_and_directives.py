@@ -230,3 +230,125 @@ def test_a_star_count_beside_a_full_read_limits_nothing_and_alone_is_a_cards() -
     read = "Reproduced it and read the whole thread.\n  Side note: the repo hit HN; stars went 2.3k -> 2,486."
     assert notes.item_evidence(read)[0] is EvidenceLevel.verified
     assert notes.item_evidence("stars 2,486 (+176 this week)")[0] is EvidenceLevel.card
+
+
+# --- an annotated bibliography, a technical word, a todo.txt list ---------------------------------------------
+
+BIBLIOGRAPHY = """文献雷达
+
+[1] Okafor, C., & Brandt, L. (2027). *Sparse Relay: Buffered Aggregation
+    for Stragglers.* arXiv:2706.08827, v2.
+    https://arxiv.org/abs/2706.08827v2
+
+    全文读完。服务端再用截断 SVD 把更新投回各自的秩。
+
+[2] Ferreira, M., et al. (2027). Leaky Gates. arXiv:2707.02961.
+    https://arxiv.org/abs/2707.02961
+
+    只读了摘要。
+"""
+
+
+def test_a_reference_in_author_year_style_is_titled_by_the_work_it_cites() -> None:
+    titles = [i.title for i in _items(BIBLIOGRAPHY)]
+    assert titles == ["Sparse Relay: Buffered Aggregation for Stragglers", "Leaky Gates"]
+
+
+def test_a_label_line_that_is_no_reference_keeps_its_sentence_as_title() -> None:
+    log = "09:10 Foo-Serve (2027) 出了 2.0，https://foo.invalid/2\n全文读完。\n\n10:20 Bar-KV，https://bar.invalid/\n只看了标题。\n"
+    assert _items(log)[0].title.startswith("Foo-Serve (2027)")
+
+
+def test_truncated_as_a_technical_word_is_no_truncated_page() -> None:
+    assert _items(BIBLIOGRAPHY)[0].evidence is EvidenceLevel.verified
+    for word in ("上下文截断到 4k", "用截断 SVD 投回去"):
+        assert notes.item_evidence(word)[0] is EvidenceLevel.unverified, word
+    for cut in ("正文截断", "截断了", "PDF 截断在第 6 页", "页面被截断"):
+        assert notes.item_evidence(cut)[0] is EvidenceLevel.partial, cut
+
+
+TODO = """# kim · todo.txt
+
+x 2027-07-20 2027-07-18 读完 Skiff 团队的跨设备复盘 https://skiff.invalid/post —— 实测每轮掉线约 22% +fl @blog read:full
+x 2027-07-20 acme/splicer https://github.com/acme/splicer 只看了 README：客户端只跑前几层 +fl +repo read:readme
+(C) 2027-07-20 https://arxiv.org/abs/2707.09140 +fl @arxiv read:none
+(D) 2027-07-20 问 lee 要博客的链接 +fl @lee
+"""
+
+
+def test_a_todo_txt_list_is_one_item_a_task_its_tags_no_words_of_the_title() -> None:
+    items = _items(TODO)
+    assert [i.recogniser for i in items] == ["todo"] * 4
+    assert items[0].title.startswith("读完 Skiff 团队的跨设备复盘") and "+fl" not in items[0].title
+    assert items[2].urls == ["https://arxiv.org/abs/2707.09140"]
+    assert [i.evidence for i in items[:3]] == [EvidenceLevel.verified, EvidenceLevel.partial, EvidenceLevel.unverified]
+
+
+def test_lines_with_a_plus_or_an_at_are_no_todo_list_without_its_marks() -> None:
+    note = "# n\n\n- Foo +1 on this https://foo.invalid/ @kim\n- Bar, C++ port https://bar.invalid/ @lee\n"
+    assert all(i.recogniser != "todo" for i in _items(note))
+
+
+# --- a reviewer's text boxes, pages read, a README that changed -----------------------------------------------
+
+BOXES = """Review sheet, Monday
+
++--------------------------------------------------------------+
+| ITEM     Sparse Relay — arXiv:2706.08827                      |
+| Link     https://relay.invalid/whitepaper.pdf                 |
+| Read     pp.1–6 only: the viewer dies after p.6. I have the   |
+|          exec summary and the architecture.                   |
++--------------------------------------------------------------+
+ PROS
+  + A concrete design at last.
+ VERDICT  Register as partial.
+
++--------------------------------------------------------------+
+| ITEM     Acme BarFL 2.9                                       |
+| Read     release notes in full                                |
++--------------------------------------------------------------+
+ VERDICT  Features in.
+"""
+
+
+def test_a_text_box_is_read_as_the_fields_it_frames() -> None:
+    items = _items(BOXES)
+    assert [i.title for i in items] == ["Sparse Relay — arXiv:2706.08827", "Acme BarFL 2.9"]
+    assert [i.evidence for i in items] == [EvidenceLevel.partial, EvidenceLevel.verified]
+
+
+def test_a_grid_table_of_several_columns_is_no_box() -> None:
+    from e1prep.read.markup import to_markdown
+
+    grid = ["+-----+-----+", "| a   | b   |", "+-----+-----+"]
+    assert to_markdown(grid) == grid
+
+
+def test_a_readme_that_only_changed_is_no_readme_read_alone() -> None:
+    assert notes.item_evidence("the README only changed a CI badge")[0] is EvidenceLevel.unverified
+    assert notes.item_evidence("README only (skim)")[0] is EvidenceLevel.partial
+
+
+def test_a_list_of_records_set_in_is_no_list_of_titles() -> None:
+    records = 'items:\n\n  - n: 1\n    title: "Foo"\n    url: https://foo.invalid/\n'
+    records += '  - n: 2\n    title: "Bar"\n    url: https://bar.invalid/\n'
+    assert notes._set_in_list(records.split("\n"), notes._UrlLines(records.split("\n"))) == []
+
+
+def test_a_repository_named_by_its_key_and_by_anothers_link_is_one_subject() -> None:
+    from e1prep.brief.models import Increment
+    from e1prep.produce.unify import merge
+
+    level = EvidenceLevel.partial
+    a = Increment(key="ledgerline", sources=["inbox/a.md"], url="https://github.com/kw/ledgerline", evidence=level)
+    b = Increment(key="kw/ledgerline", sources=["inbox/b.md"], evidence=level)
+    c = Increment(key="kw/other", sources=["inbox/c.md"], evidence=level)
+    merged = merge([a, b, c])
+    assert [m.key for m in merged] == ["ledgerline", "kw/other"]
+    assert merged[0].sources == ["inbox/a.md", "inbox/b.md"]
+
+
+def test_a_note_that_says_the_team_tracks_it_already_calls_it_known() -> None:
+    assert notes.said_known("We track tripwire already (S6 of our doc).") is not None
+    assert notes.said_known("Nothing that changes what we say about it.") is not None
+    assert notes.said_known("We should track tripwire from now on.") is None

@@ -60,9 +60,10 @@ def merge(objects: Sequence[T]) -> list[T]:
             out.append(entry)
             continue
         kind = field_or(entry, "kind", type(entry).__name__)
-        k = (str(kind), _norm_key(entry.key))
-        if k in index:
-            n = index[k]
+        keys = [(str(kind), token) for token in _same_subject(entry)]
+        n = next((index[k] for k in keys if k in index), None)
+        if n is not None:
+            index.update(dict.fromkeys(keys, n))
             if n not in sources:
                 sources[n] = dict.fromkeys(out[n].sources)
                 numbers[n] = {c.model_dump_json(): c for c in out[n].numbers}
@@ -70,11 +71,23 @@ def merge(objects: Sequence[T]) -> list[T]:
             for cite in entry.numbers:
                 numbers[n].setdefault(cite.model_dump_json(), cite)
             continue
-        index[k] = len(out)
+        index.update(dict.fromkeys(keys, len(out)))
         out.append(entry)
     for n in sources:
         out[n] = out[n].model_copy(update={"sources": list(sources[n]), "numbers": list(numbers[n].values())})
     return out
+
+
+def _same_subject(entry: _Mergeable) -> list[str]:
+    """What makes two entries of one kind the same thing named twice: the same key, or the same GitHub repository,
+    whether a key names it (``kestrel-works/ledgerline``) or a URL points at it (``ledgerline`` with its link)."""
+    tokens = [_norm_key(entry.key)]
+    if re.fullmatch(r"[\w.\-]+/[\w.\-]+", entry.key.strip()):
+        tokens.append("gh:" + entry.key.strip().lower())
+    ref = github_ref(field_or(entry, "url") or "")
+    if ref is not None and not ref[2]:  # a repository, not one of its issues
+        tokens.append(f"gh:{ref[0].lower()}/{ref[1].lower()}")
+    return tokens
 
 
 def identity(obj: Increment | Refresh | Excluded) -> list[str]:

@@ -1,6 +1,6 @@
 """Other markups' structure, written in the reader's own Markdown before any item is looked for: setext and
-reStructuredText titles and directives, org-mode, notebooks, toggles, mind maps, Obsidian callouts, sideways
-tables. Each rewrite is one line for one line, so every line number the brief cites stays the note's own."""
+reStructuredText titles and directives, org-mode, notebooks, toggles, mind maps, Obsidian callouts, text boxes,
+sideways tables. Each rewrite is one line for one line, so every line number the brief cites stays the note's own."""
 
 from __future__ import annotations
 
@@ -13,7 +13,41 @@ from .lines import BULLET_ENTRY, TABLE_ROW, TABLE_SEP, heading, is_field_line, p
 
 def to_markdown(lines: list[str]) -> list[str]:
     """The note's lines with every other markup it uses written as Markdown (one line for one line)."""
-    return _transposed_tables(_callouts(_outline_root(_toggles(_plain_markup(_directives(_org(_notebook(lines))))))))
+    marked = _plain_markup(_directives(_boxes(_org(_notebook(lines)))))
+    return _transposed_tables(_callouts(_outline_root(_toggles(marked))))
+
+
+#: a text box's border (``+------+``) and a line inside it, one cell wide (``| ITEM     RankMix |``)
+_BOX_BORDER = re.compile(r"^\s*\+[-=]{3,}\+\s*$")
+_BOX_ROW = re.compile(r"^\s*\|(?P<inner>[^|]*)\|\s*$")
+#: a box's line that is a label, set apart from its value by a run of spaces (``Read     pp.1–6 only``)
+_BOX_FIELD = re.compile(r"^(?P<label>[A-Za-z][A-Za-z ]{0,15}?[A-Za-z])\s{2,}(?P<value>\S.*)$")
+
+
+def _boxes(lines: list[str]) -> list[str]:
+    """The note's lines with each text box drawn in ASCII (``+---+`` over ``| ITEM  RankMix |`` rows, one cell wide)
+    read as the lines it frames: the borders blank, each row its words, and a label set apart from its value by a
+    run of spaces a field (``ITEM: RankMix``, ``Read: pp.1–6 only``). One line for one line."""
+    out = list(lines)
+    i = 0
+    while i < len(lines):
+        if "+" not in lines[i] or not _BOX_BORDER.match(lines[i]):
+            i += 1
+            continue
+        j = i + 1
+        while j < len(lines) and _BOX_ROW.match(lines[j]):
+            j += 1
+        if j == i + 1 or j == len(lines) or not _BOX_BORDER.match(lines[j]):
+            i = j
+            continue
+        out[i] = out[j] = ""
+        for k in range(i + 1, j):
+            row = _BOX_ROW.match(lines[k])
+            inner = row["inner"].strip() if row else ""
+            field = _BOX_FIELD.match(inner)
+            out[k] = f"{field['label']}: {field['value'].strip()}" if field else inner
+        i = j + 1
+    return out
 
 
 #: a reStructuredText directive (``.. note:: README only.``, ``.. contents:: 4 entries``): its name and text

@@ -715,7 +715,13 @@ def _margin_bullets(lines: list[str]) -> re.Pattern[str] | None:
 def _set_in_list(lines: list[str], urls: _UrlLines) -> list[_Span]:
     """The entries of a list set in under the note's plain group labels (``_margin_bullets``), if it has one."""
     rx = _margin_bullets(lines)
-    return _list_spans(lines, rx, "bullet", with_url=urls, siblings=True) if rx is not None else []
+    if rx is None or any((m := rx.match(line)) and _RECORD_FIELD.match(m.group(1)) for line in lines):
+        return []  # a list of records (``  - n: 1`` over ``title: …``, as YAML writes it) is no list of titles
+    return _list_spans(lines, rx, "bullet", with_url=urls, siblings=True)
+
+
+#: an entry that opens with a field of its record (``n: 1``, ``title: "…"``)
+_RECORD_FIELD = re.compile(r"^[A-Za-z_][\w-]{0,20}:\s")
 
 
 _INDENTED_BULLET = re.compile(r"^(?P<indent> *)[-*+•▸▹‣]\s+\S")
@@ -1020,9 +1026,40 @@ def _label_line_spans(lines: list[str]) -> list[_Span]:
             # that, a doubt about one of its claims limiting that claim (``[01:02] 嗯，有一个地方我不太信…``)
             talk = any(starts[m][0] < stop for m in range(n + 1, len(starts)))
             check = label.rest if talk and _ev.read_remark(label.rest).words else None
-        span = _Span(label.text + " " + (title or sentence_head(label.rest)), i, stop, "label-line", check)
+        # a reference in author-year style is titled by the work it cites, not its authors
+        cited = _cited_work(" ".join([label.rest, *_run_on(lines, i + 1, stop)]))
+        span = _Span(label.text + " " + (title or cited or sentence_head(label.rest)), i, stop, "label-line", check)
         spans.append(span)
     return spans
+
+
+#: a reference in author-year style (``Zhao, K., Lindqvist, A., & Mori, T. (2027). *Rank Drift: …* arXiv:…``): its
+#: authors, the year in brackets, then the work; the authors hold an initial or ``et al``
+_CITATION_HEAD = re.compile(r"^(?P<authors>[^()\n]{2,200}?)\s*\((?:19|20)\d{2}[a-z]?\)[.,]?\s+(?P<rest>\S.*)$")
+_AUTHORS = re.compile(r"\b[A-Z]\.|\bet al\b")
+#: a work's title set in italics where a reference opens its rest (``*Rank Drift: …*``, ``_…_``)
+_ITALIC_LEAD = re.compile(r"^\*([^*]{3,300})\*|^_([^_]{3,300})_")
+
+
+def _cited_work(text: str) -> str | None:
+    """The title of the work a reference in author-year style cites: its italics, or its rest up to a full stop."""
+    m = _CITATION_HEAD.match(text.strip())
+    if m is None or not _AUTHORS.search(m["authors"]):
+        return None
+    rest = m["rest"]
+    italic = _ITALIC_LEAD.match(rest)
+    title = (italic.group(1) or italic.group(2)) if italic else re.split(r"\.\s", rest, maxsplit=1)[0]
+    return " ".join(title.split()).rstrip(".") or None
+
+
+def _run_on(lines: list[str], start: int, stop: int) -> list[str]:
+    """The lines that go on from a line in ``start:stop``, up to the first blank one, stripped."""
+    out = []
+    for line in lines[start:stop]:
+        if not line.strip():
+            break
+        out.append(line.strip())
+    return out
 
 
 #: how far into a stamped paragraph its topic opener may stand (after ``好，记一下今天看的几个东西。``)
@@ -1298,17 +1335,37 @@ def _spans_of(lines: list[str]) -> list[_Span]:
         lambda: _opener_field_spans(lines),
         lambda: tables,
         lambda: _list_spans(lines, _TOP_BULLET, "bullet", with_url=urls, fields=fields()),
-        lambda: (
-            _list_spans(lines, rx, "bullet", with_url=urls, siblings=True) if (rx := _margin_bullets(lines)) else []
-        ),
+        lambda: _set_in_list(lines, urls),
         lambda: _task_spans(lines, headed),
         lambda: _sign_line_spans(lines),
+        lambda: _todo_spans(lines),
         lambda: _link_paragraph_spans(lines),
         lambda: _titled_url_spans(lines, urls),
         lambda: _segmented_spans(lines),
     ]
     # a structure's items never overlap, so no more of them hold a URL than there are URL lines
     return _best_structure(candidates, lambda spans: urls.count(spans) * 10 + min(len(spans), 9), urls.total() * 10 + 9)
+
+
+#: a todo.txt line: done (``x``) or of a priority (``(A)``), its dates, then its words (``x 2027-07-20 读完 …``)
+_TODO_LINE = re.compile(r"^(?P<mark>x\s+|\([A-Z]\)\s+)(?:\d{4}-\d{2}-\d{2}\s+){0,2}(?P<rest>\S.*)$")
+#: what todo.txt writes into a line's words: a ``+project``, an ``@context``, a ``key:value`` (no URL's)
+_TODO_TAGS = re.compile(r"(?<![\w+@.])(?:[+@][A-Za-z][^\s+@]*|[A-Za-z][\w-]*:(?!//)[^\s]+)")
+
+
+def _todo_spans(lines: list[str]) -> list[_Span]:
+    """A todo.txt list (``(A) 2027-07-20 Leaky Adapters … +fl @wen``, ``x 2027-07-20 … read:full``): each line a
+    task, each task an item, when two lines or more open as todo.txt's do and two carry its tags. The tags and
+    fields are no words of the title; they stay in the item's text (``read:full`` says how far it was read)."""
+    found = [(i, m) for i, line in enumerate(lines) if (m := _TODO_LINE.match(line))]
+    if len(found) < 2 or sum(1 for _, m in found if _TODO_TAGS.search(m["rest"])) < 2:
+        return []
+    spans = []
+    for i, m in found:
+        words = " ".join(URL_RE.sub(" ", _TODO_TAGS.sub(" ", m["rest"])).split())
+        link = URL_RE.search(m["rest"])  # a task that is only a link is titled by it
+        spans.append(_Span(sentence_head(words) or (link.group(0) if link else m["rest"]), i, i + 1, "todo"))
+    return spans
 
 
 #: a list's entry that is a task, done or not (``- [x] DriveLoom …``, ``- [ ] ping lan``)
