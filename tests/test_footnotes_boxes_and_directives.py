@@ -314,6 +314,7 @@ BOXES = """Review sheet, Monday
 def test_a_text_box_is_read_as_the_fields_it_frames() -> None:
     items = _items(BOXES)
     assert [i.title for i in items] == ["Sparse Relay — arXiv:2706.08827", "Acme BarFL 2.9"]
+    assert [i.recogniser for i in items] == ["opener-field"] * 2
     assert [i.evidence for i in items] == [EvidenceLevel.partial, EvidenceLevel.verified]
 
 
@@ -348,7 +349,85 @@ def test_a_repository_named_by_its_key_and_by_anothers_link_is_one_subject() -> 
     assert merged[0].sources == ["inbox/a.md", "inbox/b.md"]
 
 
+def test_one_paper_by_its_link_and_by_its_id_in_a_name_is_one_subject() -> None:
+    from e1prep.brief.models import Increment
+    from e1prep.produce.unify import merge
+
+    level = EvidenceLevel.verified
+    a = Increment(key="Heterogeneous-Rank", sources=["a.md"], url="https://arxiv.org/abs/2707.11352", evidence=level)
+    b = Increment(key="RankMix", title="RankMix — arXiv:2707.11352", sources=["b.md"], evidence=level)
+    c = Increment(key="Other", title="Other — arXiv:2707.11353", sources=["c.md"], evidence=level)
+    assert [m.key for m in merge([a, b, c])] == ["Heterogeneous-Rank", "Other"]
+
+
+def test_a_boxs_rows_stay_verbatim_so_a_quote_of_them_is_the_sources() -> None:
+    from e1prep.read.markup import to_markdown
+
+    box = ["+------------------+", "| ITEM     Foo 2.0 |", "| Read     in full |", "+------------------+"]
+    assert to_markdown(box) == ["", "ITEM     Foo 2.0", "Read     in full", ""]
+    assert all(line in src for line, src in zip(to_markdown(box)[1:3], box[1:3], strict=True))
+
+
 def test_a_note_that_says_the_team_tracks_it_already_calls_it_known() -> None:
     assert notes.said_known("We track tripwire already (S6 of our doc).") is not None
     assert notes.said_known("Nothing that changes what we say about it.") is not None
     assert notes.said_known("We should track tripwire from now on.") is None
+
+
+# --- a kanban board, a notebook's days ------------------------------------------------------------------------
+
+BOARD = """Board export · video
+
+━━━━━━━━ To read (3) ━━━━━━━━
+
+□ Foo-Serve 2.0 release notes
+  https://foo.invalid/2.0
+  ▸ read: search snippet only
+
+□ Bar-KV design doc
+  https://bar.invalid/design
+  ▸ read: 只看了标题
+
+□ Qux weekly #88 (paywall)
+  ▸ read: 付费墙，链接没存
+
+━━━━━━━━ Done (1) ━━━━━━━━
+
+■ Baz-Cache walkthrough
+  https://baz.invalid/walk
+  ▸ read: 全文看完
+"""
+
+
+def test_a_boards_cards_are_items_under_its_lanes() -> None:
+    items = _items(BOARD)
+    assert [i.title for i in items] == ["Foo-Serve 2.0 release notes", "Bar-KV design doc", "Baz-Cache walkthrough"]
+    assert items[2].evidence is EvidenceLevel.verified
+    # a card with no link is no part of the card above it
+    assert "Qux" not in items[1].text and "付费墙" not in items[1].text
+
+
+def test_a_rule_drawn_around_a_title_makes_it_a_heading_and_a_dash_in_a_sentence_does_not() -> None:
+    from e1prep.read.markup import to_markdown
+
+    assert to_markdown(["—— 7/12（周一）——", "── 小节 ──"]) == ["## 7/12（周一）", "## 小节"]
+    assert to_markdown(["—— 这是破折号 ——后面还有字"]) == ["—— 这是破折号 ——后面还有字"]
+
+
+def test_a_sign_inside_a_paragraph_is_no_card() -> None:
+    feed = "[feed] Foo-Serve 2.0 — https://foo.invalid/\n★ Read the whole post.\n  - new flag --tiny\n\n"
+    feed += "[feed] Bar-KV — https://bar.invalid/\n★ Title only.\n  - nothing else\n"
+    from e1prep.read.markup import to_markdown
+
+    assert not any(line.startswith("#") for line in to_markdown(feed.split("\n")))
+
+
+def test_headings_that_say_nothing_of_their_own_are_groups_over_their_items() -> None:
+    note = "## Groups A\n\n### Foo-Serve\n\nhttps://foo.invalid/ 全文读完\n\n"
+    note += "### Bar-KV\n\nhttps://bar.invalid/ 只看了标题\n\n"
+    note += "## Groups B\n\n### Baz-Cache\n\nhttps://baz.invalid/ 全文读完\n"
+    assert [i.title for i in _items(note)] == ["Foo-Serve", "Bar-KV", "Baz-Cache"]
+    # a heading with lines of its own is an item in sections, as before
+    owned = "## Foo-Serve 2.0\n\nhttps://foo.invalid/ 全文读完\n\n### 要点\n\n- a\n\n### 存疑\n\n- b\n\n"
+    owned += "## Bar-KV\n\nhttps://bar.invalid/\n\n### 要点\n\n- c\n"
+    assert [i.title for i in _items(owned)] == ["Foo-Serve 2.0", "Bar-KV"]

@@ -79,14 +79,18 @@ def merge(objects: Sequence[T]) -> list[T]:
 
 
 def _same_subject(entry: _Mergeable) -> list[str]:
-    """What makes two entries of one kind the same thing named twice: the same key, or the same GitHub repository,
-    whether a key names it (``kestrel-works/ledgerline``) or a URL points at it (``ledgerline`` with its link)."""
+    """What makes two entries of one kind the same thing named twice: the same key, the same GitHub repository,
+    whether a key names it (``kestrel-works/ledgerline``) or a URL points at it (``ledgerline`` with its link), or
+    the same arXiv paper."""
     tokens = [_norm_key(entry.key)]
     if re.fullmatch(r"[\w.\-]+/[\w.\-]+", entry.key.strip()):
         tokens.append("gh:" + entry.key.strip().lower())
-    ref = github_ref(field_or(entry, "url") or "")
+    url = field_or(entry, "url") or ""
+    ref = github_ref(url)
     if ref is not None and not ref[2]:  # a repository, not one of its issues
         tokens.append(f"gh:{ref[0].lower()}/{ref[1].lower()}")
+    # or the same paper: its arXiv id in the link or the name (``RankMix / "Rank Drift" — arXiv:2707.11352``)
+    tokens += [f"arxiv:{a}" for text in (url, entry.key, field_or(entry, "title", "") or "") for a in arxiv_ids(text)]
     return tokens
 
 

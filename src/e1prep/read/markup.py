@@ -5,6 +5,7 @@ sideways tables. Each rewrite is one line for one line, so every line number the
 from __future__ import annotations
 
 import re
+import unicodedata
 from itertools import pairwise
 
 from ..text.lexicon import lexicon
@@ -13,21 +14,55 @@ from .lines import BULLET_ENTRY, TABLE_ROW, TABLE_SEP, heading, is_field_line, p
 
 def to_markdown(lines: list[str]) -> list[str]:
     """The note's lines with every other markup it uses written as Markdown (one line for one line)."""
-    marked = _plain_markup(_directives(_boxes(_org(_notebook(lines)))))
+    marked = _cards(_plain_markup(_directives(_boxes(_org(_notebook(lines))))))
     return _transposed_tables(_callouts(_outline_root(_toggles(marked))))
+
+
+#: a card's first line: a status sign (a symbol, ``□``, ``◐``, ``■``, ``✕``), a space, its title
+_CARD = re.compile(r"^(?P<sign>\S)[ \t]+\S")
+#: a line set in under a card (its body)
+_SET_IN = re.compile(r"^[ \t]{2,}\S")
+#: the signs that are a list's bullets, never a card's status
+_BULLET_SIGNS = frozenset("-*+•▸▹‣")
+
+
+def _cards(lines: list[str]) -> list[str]:
+    """The note's lines with a board's cards as headings one level below the heading they stand under (a kanban
+    board dumped as text: ``□ Wan 3.1 昇腾 910C 部署踩坑`` opening a paragraph, its lines set in under it): two or
+    more paragraphs opened by a status sign, each over a body set in, are items, the sign their status. A sign
+    on a line inside a paragraph is that paragraph's (a starred remark under its feed line). One line for one line."""
+    cards = [
+        i
+        for i, line in enumerate(lines[:-1])
+        if (m := _CARD.match(line))
+        and m["sign"] not in _BULLET_SIGNS
+        and unicodedata.category(m["sign"]) == "So"
+        and _SET_IN.match(lines[i + 1])
+        and (i == 0 or not lines[i - 1].strip() or heading(lines[i - 1]) is not None)
+    ]
+    if len(cards) < 2:
+        return lines
+    out = list(lines)
+    level = 1
+    at = 0
+    for i in cards:
+        for k in range(at, i):
+            if (h := heading(lines[k])) is not None:
+                level = h[0]
+        at = i
+        out[i] = "#" * min(level + 1, 6) + " " + lines[i]
+    return out
 
 
 #: a text box's border (``+------+``) and a line inside it, one cell wide (``| ITEM     RankMix |``)
 _BOX_BORDER = re.compile(r"^\s*\+[-=]{3,}\+\s*$")
 _BOX_ROW = re.compile(r"^\s*\|(?P<inner>[^|]*)\|\s*$")
-#: a box's line that is a label, set apart from its value by a run of spaces (``Read     pp.1–6 only``)
-_BOX_FIELD = re.compile(r"^(?P<label>[A-Za-z][A-Za-z ]{0,15}?[A-Za-z])\s{2,}(?P<value>\S.*)$")
 
 
 def _boxes(lines: list[str]) -> list[str]:
     """The note's lines with each text box drawn in ASCII (``+---+`` over ``| ITEM  RankMix |`` rows, one cell wide)
-    read as the lines it frames: the borders blank, each row its words, and a label set apart from its value by a
-    run of spaces a field (``ITEM: RankMix``, ``Read: pp.1–6 only``). One line for one line."""
+    read as the lines it frames: the borders blank, each row its words as written (a quote of them stays verbatim).
+    One line for one line."""
     out = list(lines)
     i = 0
     while i < len(lines):
@@ -43,9 +78,7 @@ def _boxes(lines: list[str]) -> list[str]:
         out[i] = out[j] = ""
         for k in range(i + 1, j):
             row = _BOX_ROW.match(lines[k])
-            inner = row["inner"].strip() if row else ""
-            field = _BOX_FIELD.match(inner)
-            out[k] = f"{field['label']}: {field['value'].strip()}" if field else inner
+            out[k] = row["inner"].strip() if row else ""
         i = j + 1
     return out
 
@@ -110,8 +143,8 @@ def _plain_markup(lines: list[str]) -> list[str]:
             out[i] = _plain_field(line)
             if (style := _title_style(lines, i)) is not None:
                 titles.append((i, style))
-            elif line[:1] in _ADORNING and (framed := _FRAMED_TITLE.fullmatch(line.strip())):
-                title = framed.group("title")
+            elif line[:1] in _FRAMING and (framed := _FRAMED_TITLE.fullmatch(line.strip())):
+                title = framed.group("title") or framed.group("ruled")
                 if not any(word in title.lower() for word in lexicon().mail.get("forward", ())):
                     out[i] = "## " + title
     if not titles:
@@ -130,7 +163,14 @@ def _plain_markup(lines: list[str]) -> list[str]:
 
 
 #: a plain-text section title framed by one run of a character on each side (a mail's ``---- XGBoost 4.0 ----``)
-_FRAMED_TITLE = re.compile(r"(?P<run>([-=~])\2{2,})[ \t]+(?P<title>\S.*?\S)[ \t]+(?P=run)")
+_FRAMED_TITLE = re.compile(
+    r"(?P<run>([-=~])\2{2,})[ \t]+(?P<title>\S.*?\S)[ \t]+(?P=run)"
+    # or by a rule drawn in box-drawing characters or dashes, a run of two or more (a kanban board's
+    # ``━━━━ 待看（3） ━━━━``, a notebook's day ``—— 7/14（周三）——``)
+    r"|(?P<rule>([━─═—])\5{1,})[ \t]*(?P<ruled>[^\s━─═—].*?[^\s━─═—]|[^\s━─═—])[ \t]*\5{2,}"
+)
+#: the characters a framed title's rule may open with
+_FRAMING = frozenset("-=~━─═—")
 
 
 def _plain_field(line: str) -> str:

@@ -540,17 +540,23 @@ def _item_level(lines: list[str], heads: list[tuple[int, int, str]], level: int)
     """The heading level of the items: a lone heading that says nothing of its own before two or more
     deeper siblings is the note's title (``## screen 01-06`` right over its ``###`` items), so the items are
     a level down; a lone heading with a body of its own (fields, a URL) is one item in sections."""
-    while len(lone := [h for h in heads if h[1] == level]) == 1:
+    while at := [h for h in heads if h[1] == level]:
         deeper = [h for h in heads if h[1] > level]
         top = min((h[1] for h in deeper), default=0)
         if sum(1 for h in deeper if h[1] == top) < 2:
             break
-        i = lone[0][0]
-        below = next((h[0] for h in heads if h[0] > i), len(lines))
-        if any(line.strip() for line in lines[i + 1 : below]):
+        # the headings of this level say nothing of their own: one is the note's title, several are its groups (a
+        # board's lanes, ``## 待看（3）`` over its ``### □ …`` cards)
+        if any(_says_something(lines, heads, i) for i, _, _ in at):
             break
         level = top
     return level
+
+
+def _says_something(lines: list[str], heads: list[tuple[int, int, str]], i: int) -> bool:
+    """Whether the heading at line ``i`` has lines of its own before the next heading."""
+    below = next((h[0] for h in heads if h[0] > i), len(lines))
+    return any(line.strip() for line in lines[i + 1 : below])
 
 
 def _heading_spans(lines: list[str]) -> list[_Span]:
@@ -1121,6 +1127,8 @@ _LANE = re.compile(r"^\s*[【\[][^\]】\n]{1,20}[】\]]\s*$")
 #: a paragraph's first line opened by a field label (``Q: …``, ``Paper: …``, ``问：…``), maybe set in bold
 #: (``**名称**：…``, ``**Title:** …``), not a URL's scheme
 _OPENER_FIELD = re.compile(rf"^(?:\*\*)?{FIELD_WORD}(?:\*\*)?\s*[:：](?!//)(?:\*\*)?\s*(?P<rest>\S.*)$")
+#: or by a label in capitals set apart from its value by a run of spaces, as a form aligns it (``ITEM     RankMix``)
+_ALIGNED_FIELD = re.compile(r"^(?P<word>[A-Z]{2,15})[ \t]{2,}(?P<rest>\S.*)$")
 
 
 def _opener_field_spans(lines: list[str]) -> list[_Span]:
@@ -1132,7 +1140,8 @@ def _opener_field_spans(lines: list[str]) -> list[_Span]:
     rests: dict[int, str] = {}  # each opening line's text after its label
     inside: set[str] = set()
     for i, line in enumerate(lines):
-        if (m := _OPENER_FIELD.match(line)) is None or line[: m.start("rest")].count("**") == 1:
+        m = _OPENER_FIELD.match(line) or _ALIGNED_FIELD.match(line)
+        if m is None or line[: m.start("rest")].count("**") == 1:
             continue  # (a bold run that goes on past the colon is a title, ``**arXiv:2612.03391 — …**``)
         if _opens_paragraph(lines, i):
             opens.setdefault(m["word"].lower(), []).append(i)
