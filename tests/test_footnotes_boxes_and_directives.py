@@ -431,3 +431,46 @@ def test_headings_that_say_nothing_of_their_own_are_groups_over_their_items() ->
     owned = "## Foo-Serve 2.0\n\nhttps://foo.invalid/ 全文读完\n\n### 要点\n\n- a\n\n### 存疑\n\n- b\n\n"
     owned += "## Bar-KV\n\nhttps://bar.invalid/\n\n### 要点\n\n- c\n"
     assert [i.title for i in _items(owned)] == ["Foo-Serve 2.0", "Bar-KV"]
+
+
+# --- a numbered argument, a headline that names nothing ---------------------------------------------------------
+
+ARGUMENT = """对今天这批的异议
+
+命题 1
+　主张：Foo-Cache 让 Bar 3.1 提速 4.6×。
+　反驳：
+　　a. 原帖我没点开，只看了摘抄。
+　　b. 跟 C2 的共识差太多。
+　结论：不进正文。
+
+命题 2
+　主张：Baz-Serve 首帧 0.8 s。
+　反驳：
+　　a. 原文我也读完了。
+　结论：机制进 C3。
+"""
+
+
+def test_a_label_alone_over_a_block_set_in_is_an_item_and_its_lettered_points_are_not() -> None:
+    items = _items(ARGUMENT)
+    assert [i.recogniser for i in items] == ["label-line", "label-line"]
+    assert "Foo-Cache" in items[0].title and "Baz-Serve" in items[1].title
+
+
+def test_a_numbered_list_at_the_margin_is_still_the_notes_items() -> None:
+    note = "# n\n\n1. Foo-Serve 2.0 https://foo.invalid/\n   全文读完\n2. Bar-KV https://bar.invalid/\n   只看了标题\n"
+    assert [i.recogniser for i in _items(note)] == ["numbered", "numbered"]
+
+
+def test_a_headline_that_names_nothing_is_its_own_subject() -> None:
+    from e1prep.kb.knowledge import parse_knowledge
+    from e1prep.read.identity import identify
+
+    doc = parse_knowledge("d.md", "# d\n\n## §1 蒸馏\n\n- classifier-free guidance 在蒸馏时的作用。\n")
+    text = "## Why guidance distillation eats your motion\n\nhttps://example.org/n\n\nRead the whole note."
+    (item,) = _items(text)
+    assert identify(item, doc).key == "Why guidance distillation eats your motion"
+    # a title that names a product keeps the product as its key
+    (named,) = _items("## Foo-Serve cuts decode time\n\nhttps://example.org/f\n\nRead the whole post.")
+    assert identify(named, doc).key == "Foo-Serve"

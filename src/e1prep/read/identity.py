@@ -96,6 +96,11 @@ def identify(item: NoteItem, doc: KnowledgeDoc) -> Identity:
     # a candidate that scores nothing as a name (``out`` in ``tripwire 0.9 is out``) is comparable to none
     floor = ranked[0].score - SUBJECT_MARGIN if ranked else 0.0
     comparable = [c.name for c in ranked if c.score >= floor and c.score > 0]
+    if not comparable and (headline := _headline(item.title)) is not None:
+        # a title that names nothing (``Why guidance distillation eats your motion``): its words are a sentence's,
+        # and a document that uses one of them (``guidance``) holds no more of the piece than of any other; the piece
+        # is its own subject, by its title
+        comparable = [headline]
     names = comparable + [c.name for c in ranked if c.name not in comparable]
     if not names:
         names = [item.title[:30] or f"{item.material}#{item.index}"]
@@ -132,6 +137,18 @@ def identify(item: NoteItem, doc: KnowledgeDoc) -> Identity:
         recheck=(recheck := said_known(item.text)),
         cites_section=recheck is not None and cites_a_section(_around(item.text, recheck), doc),
     )
+
+
+#: a headline: a title of Latin words, three or more, with no name among them (the caller has found none)
+_HEADLINE_WORDS = 3
+
+
+def _headline(title: str) -> str | None:
+    """A title that is a piece's headline, as its subject's name (``Why guidance distillation eats your motion``)."""
+    words = title.strip().rstrip(".!?").split()
+    if len(words) < _HEADLINE_WORDS or not title.isascii() or not any(w[:1].isalpha() for w in words):
+        return None
+    return " ".join(words)
 
 
 #: how far from the note's words that the document holds an item a section it names is read as where

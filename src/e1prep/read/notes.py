@@ -1011,6 +1011,10 @@ def _label_line_spans(lines: list[str]) -> list[_Span]:
             if label.shape == CLOCK and not (_opens_paragraph(lines, i) or continued):
                 continue  # a clock on each line of a run of lines stamps a log's lines, not items
             starts.append((i, label))
+        elif label is not None and label.shape != CLOCK and i + 1 < len(lines) and _SET_IN_LINE.match(lines[i + 1]):
+            # a label alone on its line over a block set in under it (``命题 1`` over ``　主张：…``): the block is
+            # its item, titled by the block's first line
+            starts.append((i, replace(label, rest=_field_value(lines[i + 1].strip()))))
     shapes = Counter(label.shape for _, label in starts)
     starts = [(i, label) for i, label in starts if shapes[label.shape] >= 2]
     topics = _spoken_topics([label.rest for _, label in starts])
@@ -1066,6 +1070,28 @@ def _run_on(lines: list[str], start: int, stop: int) -> list[str]:
             break
         out.append(line.strip())
     return out
+
+
+def _nested_numbering(lines: list[str]) -> bool:
+    """Whether a note's numbered entries are all set in under lines at the margin that are no entries (``命题 1``
+    over ``　　a. 原帖我没点开…``): they are the points of those lines, not the note's items."""
+    entries = [i for i, line in enumerate(lines) if _NUMBERED.match(line)]
+    if not entries or any(not lines[i][:1].isspace() for i in entries):
+        return False
+    parents = [i for i, line in enumerate(lines) if line[:1].strip() and i not in entries]
+    return sum(1 for p in parents if any(p < i for i in entries)) >= 2 and all(
+        any(p < i for p in parents) for i in entries
+    )
+
+
+#: a line set in under the line above it, by spaces or an ideographic space (``　主张：…``)
+_SET_IN_LINE = re.compile(r"^[ \t\u3000]{2,}\S|^\u3000\S")
+
+
+def _field_value(line: str) -> str:
+    """A line less a short field label that opens it (``主张：DeltaCache 让…`` → ``DeltaCache 让…``)."""
+    m = _LABELLED_LINE.match(line)
+    return line[m.end() :].strip() if m and line[m.end() :].strip() else line
 
 
 #: how far into a stamped paragraph its topic opener may stand (after ``好，记一下今天看的几个东西。``)
@@ -1338,7 +1364,7 @@ def _spans_of(lines: list[str]) -> list[_Span]:
     # ten thousand lines gives ten thousand spans under several structures)
     candidates: list[Callable[[], list[_Span]]] = [
         lambda: _refine(lines, headed, urls, tables),
-        lambda: _list_spans(lines, _NUMBERED, "numbered", fields=fields()),
+        lambda: [] if _nested_numbering(lines) else _list_spans(lines, _NUMBERED, "numbered", fields=fields()),
         lambda: _label_line_spans(lines),
         lambda: _spoken_paragraph_spans(lines),
         lambda: _opener_field_spans(lines),
