@@ -474,3 +474,11 @@ def test_a_headline_that_names_nothing_is_its_own_subject() -> None:
     # a title that names a product keeps the product as its key
     (named,) = _items("## Foo-Serve cuts decode time\n\nhttps://example.org/f\n\nRead the whole post.")
     assert identify(named, doc).key == "Foo-Serve"
+
+
+def test_a_logs_day_with_no_structure_of_its_own_is_titled_by_its_first_line_not_its_date() -> None:
+    log = "—— 7/14（周三）——\n读完 Foo-Serve 2.0 发布说明\nhttps://foo.invalid/2\n→ 新增 --tiny\n\n"
+    log += "—— 7/15（周四）——\n回看 Foo-Serve 2.0 的评测\n→ 真机数字是厂商自述\n"
+    titles = [i.title for i in _items(log)]
+    assert titles[1] == "回看 Foo-Serve 2.0 的评测"
+    assert not any(t.startswith("7/1") for t in titles)

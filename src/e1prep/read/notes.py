@@ -1533,7 +1533,11 @@ def _day_items(span: _Span, inner: list[str], first: int) -> list[_Span]:
         found = listed if len(listed) >= 2 else found
     if len(found) >= 2:
         return [s.moved(first) for s in found]
-    return [replace(span, title=found[0].title)] if found else [span]
+    if found:
+        return [replace(span, title=found[0].title)]
+    # no structure of its own: the day's first line says what it is about (``回看 Corvid-1 报告 §5 / §4 的评测``)
+    opening = next((line.strip() for line in inner if line.strip() and not heading(line)), "")
+    return [replace(span, title=sentence_head(opening))] if opening else [span]
 
 
 def _heading_level(line: str) -> int:
