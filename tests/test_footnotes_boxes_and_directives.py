@@ -471,6 +471,10 @@ def test_a_headline_that_names_nothing_is_its_own_subject() -> None:
     text = "## Why guidance distillation eats your motion\n\nhttps://example.org/n\n\nRead the whole note."
     (item,) = _items(text)
     assert identify(item, doc).key == "Why guidance distillation eats your motion"
+    # a line of fewer than three words is no headline (``1:1 with kasia``)
+    from e1prep.read.identity import _headline
+
+    assert _headline("1:1 with kasia") is None
     # a title that names a product keeps the product as its key
     (named,) = _items("## Foo-Serve cuts decode time\n\nhttps://example.org/f\n\nRead the whole post.")
     assert identify(named, doc).key == "Foo-Serve"
@@ -482,3 +486,14 @@ def test_a_logs_day_with_no_structure_of_its_own_is_titled_by_its_first_line_not
     titles = [i.title for i in _items(log)]
     assert titles[1] == "回看 Foo-Serve 2.0 的评测"
     assert not any(t.startswith("7/1") for t in titles)
+
+
+def test_numbered_entries_set_in_under_group_labels_open_their_own_blocks() -> None:
+    radar = "radar\n\nA. retrieval\n   1. ● Foo-Serve — arXiv:2612.04417\n      https://arxiv.org/abs/2612.04417\n"
+    radar += "      - new retrieval unit\n\nB. other\n   2. ○ Bar-KV — arXiv:2611.30517\n      - abstract only\n"
+    assert [i.recogniser for i in _items(radar)] == ["numbered", "numbered"]
+
+
+def test_a_blank_line_opens_no_bracketed_paragraph() -> None:
+    assert not notes._opens_paragraph_with_bracket(["", ""], 1)
+    assert notes._opens_paragraph_with_bracket(["", "[00:09] 第一件"], 1)

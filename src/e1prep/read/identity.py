@@ -139,14 +139,15 @@ def identify(item: NoteItem, doc: KnowledgeDoc) -> Identity:
     )
 
 
-#: a headline: a title of Latin words, three or more, with no name among them (the caller has found none)
+#: a headline: a title of three or more Latin words (``1:1 with kasia`` has two), with no name among them (the
+#: caller has found none)
 _HEADLINE_WORDS = 3
 
 
 def _headline(title: str) -> str | None:
     """A title that is a piece's headline, as its subject's name (``Why guidance distillation eats your motion``)."""
     words = title.strip().rstrip(".!?").split()
-    if len(words) < _HEADLINE_WORDS or not title.isascii() or not any(w[:1].isalpha() for w in words):
+    if not title.isascii() or sum(1 for w in words if w.isalpha()) < _HEADLINE_WORDS:
         return None
     return " ".join(words)
 

@@ -978,7 +978,7 @@ def _opens_paragraph(lines: list[str], i: int) -> bool:
 
 
 def _opens_paragraph_with_bracket(lines: list[str], i: int) -> bool:
-    return lines[i][:1] in "[【" and _opens_paragraph(lines, i)
+    return lines[i][:1] in ("[", "【") and _opens_paragraph(lines, i)
 
 
 #: a line opened by a clock stamp, and a line indented under another (a continuation)
@@ -1073,15 +1073,20 @@ def _run_on(lines: list[str], start: int, stop: int) -> list[str]:
 
 
 def _nested_numbering(lines: list[str]) -> bool:
-    """Whether a note's numbered entries are all set in under lines at the margin that are no entries (``命题 1``
-    over ``　　a. 原帖我没点开…``): they are the points of those lines, not the note's items."""
-    entries = [i for i, line in enumerate(lines) if _NUMBERED.match(line)]
-    if not entries or any(not lines[i][:1].isspace() for i in entries):
+    """Whether a note's numbered entries all stand inside blocks set in under lines at the margin (``命题 1`` over
+    ``　主张：…`` and ``　　a. 原帖我没点开…``): set in deeper than the blocks' own lines, they are those blocks'
+    points, not the note's items. Entries set in under group labels (``A. retrieval`` over ``   1. ● PagePress``)
+    open their own blocks: they stay items."""
+    entries = {i: _indent(line) for i, line in enumerate(lines) if _NUMBERED.match(line)}
+    if not entries or 0 in entries.values():
         return False
-    parents = [i for i, line in enumerate(lines) if line[:1].strip() and i not in entries]
-    return sum(1 for p in parents if any(p < i for i in entries)) >= 2 and all(
-        any(p < i for p in parents) for i in entries
-    )
+    block = [_indent(line) for i, line in enumerate(lines) if line.strip() and i not in entries and _indent(line) > 0]
+    return bool(block) and min(entries.values()) > min(block)
+
+
+def _indent(line: str) -> int:
+    """How far a line is set in: its leading spaces, tabs and ideographic spaces."""
+    return len(line) - len(line.lstrip(" \t\u3000"))
 
 
 #: a line set in under the line above it, by spaces or an ideographic space (``　主张：…``)
