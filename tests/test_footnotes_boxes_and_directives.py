@@ -408,10 +408,13 @@ def test_a_boards_cards_are_items_under_its_lanes() -> None:
 
 
 def test_a_rule_drawn_around_a_title_makes_it_a_heading_and_a_dash_in_a_sentence_does_not() -> None:
+    from e1prep.read.lines import heading
     from e1prep.read.markup import to_markdown
 
-    assert to_markdown(["—— 7/12（周一）——", "── 小节 ──"]) == ["## 7/12（周一）", "## 小节"]
-    assert to_markdown(["—— 这是破折号 ——后面还有字"]) == ["—— 这是破折号 ——后面还有字"]
+    assert [heading(line) for line in ("—— 7/12（周一）——", "── 小节 ──")] == [(2, "7/12（周一）"), (2, "小节")]
+    assert heading("—— 这是破折号 ——后面还有字") is None and heading("———") is None
+    # read as written: the line stays itself, so a quote of it is verbatim
+    assert to_markdown(["━━━━ 待看（3） ━━━━"]) == ["━━━━ 待看（3） ━━━━"]
 
 
 def test_a_sign_inside_a_paragraph_is_no_card() -> None:

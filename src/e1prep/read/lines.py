@@ -21,19 +21,24 @@ _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 #: a rule with a counter in it (``━━━━ 1 ━━━━``, ``==== 2 ====``): a template's numbered separator, which heads
 #: its block as a second-level heading of that counter would (read as written: its quotes stay verbatim)
 _COUNTED_RULE = re.compile(r"^\s*([━─═=\-~*_—#])\1{1,}\s*(?P<counter>\d{1,3})\s*\1{2,}\s*$")
+#: a title framed by a rule drawn in box-drawing characters or dashes (a kanban board's lane ``━━━━ 待看（3） ━━━━``,
+#: a notebook's day ``—— 7/14（周三）——``): a heading, read as written
+_RULED_TITLE = re.compile(r"^\s*([━─═—])\1{1,}[ \t]*(?P<title>[^\s━─═—](?:.*?[^\s━─═—])?)[ \t]*\1{2,}\s*$")
 
 
 _RULE_CHARS = frozenset("━─═=-~*_—# \t")
 
 
 def heading(line: str) -> tuple[int, str] | None:
-    """A Markdown heading line as (level, title), or a numbered separator as a heading of its counter, or
-    None."""
+    """A Markdown heading line as (level, title), a numbered separator as a heading of its counter, a title
+    framed by a drawn rule as a heading of its title, or None."""
     m = _HEADING.match(line)
     if m:
         return len(m.group(1)), m.group(2)
     if line[:1] in _RULE_CHARS and (counted := _COUNTED_RULE.match(line)) is not None:
         return 2, counted["counter"]
+    if line[:1] in _RULE_CHARS and (ruled := _RULED_TITLE.match(line)) is not None:
+        return 2, ruled["title"]
     return None
 
 

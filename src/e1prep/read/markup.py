@@ -143,8 +143,8 @@ def _plain_markup(lines: list[str]) -> list[str]:
             out[i] = _plain_field(line)
             if (style := _title_style(lines, i)) is not None:
                 titles.append((i, style))
-            elif line[:1] in _FRAMING and (framed := _FRAMED_TITLE.fullmatch(line.strip())):
-                title = framed.group("title") or framed.group("ruled")
+            elif line[:1] in _ADORNING and (framed := _FRAMED_TITLE.fullmatch(line.strip())):
+                title = framed.group("title")
                 if not any(word in title.lower() for word in lexicon().mail.get("forward", ())):
                     out[i] = "## " + title
     if not titles:
@@ -163,14 +163,7 @@ def _plain_markup(lines: list[str]) -> list[str]:
 
 
 #: a plain-text section title framed by one run of a character on each side (a mail's ``---- XGBoost 4.0 ----``)
-_FRAMED_TITLE = re.compile(
-    r"(?P<run>([-=~])\2{2,})[ \t]+(?P<title>\S.*?\S)[ \t]+(?P=run)"
-    # or by a rule drawn in box-drawing characters or dashes, a run of two or more (a kanban board's
-    # ``━━━━ 待看（3） ━━━━``, a notebook's day ``—— 7/14（周三）——``)
-    r"|(?P<rule>([━─═—])\5{1,})[ \t]*(?P<ruled>[^\s━─═—].*?[^\s━─═—]|[^\s━─═—])[ \t]*\5{2,}"
-)
-#: the characters a framed title's rule may open with
-_FRAMING = frozenset("-=~━─═—")
+_FRAMED_TITLE = re.compile(r"(?P<run>([-=~])\2{2,})[ \t]+(?P<title>\S.*?\S)[ \t]+(?P=run)")
 
 
 def _plain_field(line: str) -> str:
