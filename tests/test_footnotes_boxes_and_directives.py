@@ -500,3 +500,70 @@ def test_numbered_entries_set_in_under_group_labels_open_their_own_blocks() -> N
 def test_a_blank_line_opens_no_bracketed_paragraph() -> None:
     assert not notes._opens_paragraph_with_bracket(["", ""], 1)
     assert notes._opens_paragraph_with_bracket(["", "[00:09] 第一件"], 1)
+
+
+# --- g4: an abstract read beside a failed fetch, a section named as where, open tabs, tagged memos -------------
+
+
+def test_an_access_problem_beside_an_abstract_read_takes_nothing_from_it() -> None:
+    assert notes.item_evidence("只看了摘要。PDF 今天一直 502，明天再试。")[0] is EvidenceLevel.summary
+    assert notes.item_evidence("abstract only; the PDF link 404s")[0] is EvidenceLevel.summary
+    # a search engine's summary of a page behind a login: the page was never opened
+    assert notes.item_evidence("需登录，只有搜索摘要")[0] is EvidenceLevel.snippet
+    assert notes.item_evidence("打不开（403）")[0] is EvidenceLevel.snippet
+
+
+def test_filing_under_a_section_of_the_document_files_nothing_away() -> None:
+    this = frozenset({"reinforcement-learning"})
+    for said in ("结论：收，归 A-2。", "file it under FLT-1.", "放 §3.2"):
+        assert filing.filed_elsewhere(said, this) is None, said
+    assert filing.filed_elsewhere("这归 inference，", this) == "归 inference"
+
+
+TABS = """tabs I still had open today.
+
+https://foo.invalid/blog/postmortem
+  "Why our run died at step 1,900" -- Foo eng blog
+  read the whole thing, twice.
+  fix: BF16 KV during rollout.
+
+https://github.com/acme/gymkit
+  README only, skimmed, didn't run anything
+  procedurally generated envs
+"""
+
+
+def test_a_dump_of_open_tabs_is_one_item_a_link_titled_by_what_it_quotes() -> None:
+    items = _items(TABS)
+    assert [i.title for i in items][0] == "Why our run died at step 1,900"
+    assert [i.evidence for i in items] == [EvidenceLevel.verified, EvidenceLevel.partial]
+    assert items[1].urls == ["https://github.com/acme/gymkit"]
+
+
+MEMOS = """memos 0730
+
+Foo-RL (arXiv:2707.09918) 全文读完，也看了 config。核心：turn 级优势。
+#new #全文 #D-1
+
+Bar-Gym — README 从头到尾读了。环境是程序生成的。
+#new #readme #D-2
+
+(other topic) 一篇 judge 漂移的文章，只看到标题。
+#not-rl #title-only
+"""
+
+
+def test_memos_closed_by_a_line_of_tags_are_items_and_a_depth_tag_is_their_check() -> None:
+    items = _items(MEMOS)
+    assert [i.recogniser for i in items] == ["tagged"] * 3
+    assert items[0].evidence is EvidenceLevel.verified and items[0].check_cell == "全文"
+    assert items[1].evidence is EvidenceLevel.verified  # no depth tag: its own words say it
+
+
+def test_one_paragraph_with_tags_is_no_list_of_memos() -> None:
+    assert notes._tagged_paragraph_spans(["Foo 全文读完。", "#new #全文"]) == []
+
+
+def test_worth_logging_first_is_an_opinion_on_filing_no_doubt() -> None:
+    read = "Bar-Gym README 从头到尾读了，没跑。我觉得值得先记一笔，标 experimental 就行。"
+    assert notes.item_evidence(read)[0] is EvidenceLevel.verified

@@ -269,8 +269,13 @@ def _read_hits(text: str, body: str, hits: list[Hit], symbol_statements: list[St
         s.level in _SEEN_LEVELS for s in symbol_statements
     )
     partly_read = any(h.marker.kind == "partial" for h in positives)
+    # what was seen is a summary (``只看了摘要。PDF 今天一直 502``): the access problem says why no more was read,
+    # it takes nothing from the summary that was
+    summary_seen = any(h.marker.kind == "summary" and not h.marker.weak and not h.marker.unopened for h in limits)
     for h in limits:
         words.append(h.marker.text)
+        if summary_seen and h.marker.access:
+            continue
         # only a summary, a snippet, or the vendor's own numbers: that, whatever else was read
         # (a claim's own sentence, apart from a stated full or partial read, limits that claim: ``teaser only:
         # 1.8×``, ``"down 71%" —— 数是他们自己说的``)

@@ -86,8 +86,9 @@ def filed_elsewhere(text: str, this: frozenset[str]) -> str | None:
     return denial.group(0).strip() if denial else closing
 
 
-#: a name with the shape of a section's number (``t4``, ``m3``, ``b2``): where in a document, not which topic
-_SECTION_LIKE = re.compile(r"[a-z]{1,2}\d{1,3}")
+#: a name with the shape of a section's number (``t4``, ``m3``, ``b2``, ``A-2``, ``FLT-1``): where in a document,
+#: not which topic
+_SECTION_LIKE = re.compile(r"[a-z]{1,3}[-.]?\d{1,3}(?:[-.]\d{1,3})?")
 
 
 def _closing(m: re.Match[str]) -> bool:

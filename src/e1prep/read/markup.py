@@ -24,19 +24,26 @@ _CARD = re.compile(r"^(?P<sign>\S)[ \t]+\S")
 _SET_IN = re.compile(r"^[ \t]{2,}\S")
 #: the signs that are a list's bullets, never a card's status
 _BULLET_SIGNS = frozenset("-*+•▸▹‣")
+#: a link alone on its line at the margin: a card of a dump of open tabs (``https://…`` over its remarks set in)
+_LINK_LINE = re.compile(r"^https?://\S+\s*$")
+
+
+def _status_sign(line: str) -> bool:
+    """Whether a line opens with a status sign (a symbol, not a bullet) and a space."""
+    m = _CARD.match(line)
+    return m is not None and m["sign"] not in _BULLET_SIGNS and unicodedata.category(m["sign"]) == "So"
 
 
 def _cards(lines: list[str]) -> list[str]:
     """The note's lines with a board's cards as headings one level below the heading they stand under (a kanban
     board dumped as text: ``□ Wan 3.1 昇腾 910C 部署踩坑`` opening a paragraph, its lines set in under it): two or
-    more paragraphs opened by a status sign, each over a body set in, are items, the sign their status. A sign
-    on a line inside a paragraph is that paragraph's (a starred remark under its feed line). One line for one line."""
+    more paragraphs opened by a status sign or by a link alone (a dump of open tabs), each over a body set in, are
+    items, the sign their status. A sign on a line inside a paragraph is that paragraph's (a starred remark under
+    its feed line). One line for one line."""
     cards = [
         i
         for i, line in enumerate(lines[:-1])
-        if (m := _CARD.match(line))
-        and m["sign"] not in _BULLET_SIGNS
-        and unicodedata.category(m["sign"]) == "So"
+        if (_status_sign(line) or _LINK_LINE.match(line))
         and _SET_IN.match(lines[i + 1])
         and (i == 0 or not lines[i - 1].strip() or heading(lines[i - 1]) is not None)
     ]

@@ -579,8 +579,17 @@ def _heading_spans(lines: list[str]) -> list[_Span]:
         end = closes.get(i, len(lines))
         if n + 1 < len(chosen):
             end = min(end, chosen[n + 1][0])
-        spans.append(_Span(title, i, end))
+        spans.append(_Span(_body_title(lines, i, end) if url_only(title) else title, i, end))
     return spans
+
+
+def _body_title(lines: list[str], i: int, end: int) -> str:
+    """The title of an item headed by its link alone (a tab's URL over its remarks): the title its first line
+    quotes (``"Why our GRPO run died at step 1,900" -- Quillworks eng blog``), else that line's first sentence;
+    the link itself when the item has no line of its own."""
+    first = next((line.strip() for line in lines[i + 1 : end] if line.strip()), "")
+    quoted = next((q for q in _QUOTED_TITLE.finditer(first) if _quotes_a_title(first, q)), None)
+    return quoted.group(1) if quoted else sentence_head(first) if first else lines[i]
 
 
 class _UrlLines:
@@ -1379,6 +1388,7 @@ def _spans_of(lines: list[str]) -> list[_Span]:
         lambda: _task_spans(lines, headed),
         lambda: _sign_line_spans(lines),
         lambda: _todo_spans(lines),
+        lambda: _tagged_paragraph_spans(lines),
         lambda: _link_paragraph_spans(lines),
         lambda: _titled_url_spans(lines, urls),
         lambda: _segmented_spans(lines),
@@ -1406,6 +1416,24 @@ def _todo_spans(lines: list[str]) -> list[_Span]:
         link = URL_RE.search(m["rest"])  # a task that is only a link is titled by it
         spans.append(_Span(sentence_head(words) or (link.group(0) if link else m["rest"]), i, i + 1, "todo"))
     return spans
+
+
+#: a line of tags alone (``#new #全文 #D-1 #agent-rl``)
+_TAG_LINE = re.compile(r"^\s*#[^\s#]+(?:\s+#[^\s#]+)*\s*$")
+
+
+def _tagged_paragraph_spans(lines: list[str]) -> list[_Span]:
+    """Memos, one paragraph each, closed by a line of tags (``TRACE-RL (arXiv:…) 全文读完…`` over ``#new #全文
+    #D-1``): two or more such paragraphs are the note's items. A tag that says how far it was read (``#全文``,
+    ``#title-only``) is the item's check, as a table's check cell is; its paragraph's words can only lower it."""
+    spans = []
+    for start, end in _paragraphs(lines):
+        if end - start < 2 or not _TAG_LINE.match(lines[end - 1]):
+            continue
+        tags = [t.lstrip("#").replace("-", " ") for t in lines[end - 1].split()]
+        check = next((t for t in tags if _ev.read_remark(t).words), None)
+        spans.append(_Span(sentence_head(lines[start].strip()), start, end, "tagged", check))
+    return spans if len(spans) >= 2 else []
 
 
 #: a list's entry that is a task, done or not (``- [x] DriveLoom …``, ``- [ ] ping lan``)
