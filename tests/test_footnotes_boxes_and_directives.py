@@ -535,7 +535,7 @@ https://github.com/acme/gymkit
 
 def test_a_dump_of_open_tabs_is_one_item_a_link_titled_by_what_it_quotes() -> None:
     items = _items(TABS)
-    assert [i.title for i in items][0] == "Why our run died at step 1,900"
+    assert items[0].title == "Why our run died at step 1,900"
     assert [i.evidence for i in items] == [EvidenceLevel.verified, EvidenceLevel.partial]
     assert items[1].urls == ["https://github.com/acme/gymkit"]
 
