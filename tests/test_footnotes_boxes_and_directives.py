@@ -567,3 +567,80 @@ def test_one_paragraph_with_tags_is_no_list_of_memos() -> None:
 def test_worth_logging_first_is_an_opinion_on_filing_no_doubt() -> None:
     read = "Bar-Gym README 从头到尾读了，没跑。我觉得值得先记一笔，标 experimental 就行。"
     assert notes.item_evidence(read)[0] is EvidenceLevel.verified
+
+
+# --- f4 / h4: a rule of box-drawing characters, review forms, a fetch log, a sentence's opening capital ---------
+
+
+def test_a_rule_of_box_drawing_characters_parts_a_note_as_a_thematic_break_does() -> None:
+    note = "摘抄本\n\n〔一〕Foo 博客《Foo-Serve Report》\nhttps://foo.invalid/r\n【全文读完】\n\n━━━━━━━━━━\n\n"
+    note += "〔二〕以下只有搜索结果摘要，先记下：\n· 「Bar 0.3B」——某搜索结果摘要。【仅摘要】 arXiv:2707.01234\n"
+    items = _items(note)
+    assert [i.title for i in items][:1] == ["Foo 博客《Foo-Serve Report》"]  # the counter in 〔〕 is no word of it
+    assert len(items) == 2 and "Bar 0.3B" not in items[0].text
+
+
+def test_a_bracketed_counter_after_a_rule_opens_its_paragraph() -> None:
+    form = "screen\n\n" + "-" * 40 + "\n[1] Foo-Serve: A Paper — v2\nRead: full text\n\n" + "-" * 40
+    form += '\n[2] (not a paper) M. Hal, "Why every metric lies to you"\nRead: full, twice\n'
+    titles = [i.title for i in _items(form)]
+    assert titles[0].startswith("Foo-Serve: A Paper") and titles[1].startswith("(not a paper) M. Hal")
+
+
+def test_an_initial_ends_no_sentence() -> None:
+    from e1prep.read.labels import sentence_head
+
+    assert sentence_head('M. Halvorsen, "Designability". Next one') == 'M. Halvorsen, "Designability"'
+    assert sentence_head("Foo 2.0 is out. Next") == "Foo 2.0 is out"
+
+
+def test_a_compounds_only_is_no_partial_read() -> None:
+    assert notes.item_evidence("Confidence: 4 on the backbone-only part")[0] is EvidenceLevel.unverified
+    assert notes.item_evidence("only read part of it")[0] is EvidenceLevel.partial
+
+
+FETCH_LOG = """# fetch log (kim)
+# if the status says 200 I read the page.
+
+$ curl -sL -w '%{http_code}\\n' https://foo.invalid/p/metric-post
+200
+# read all of it. Kim Lee, "Your metric is a property of your pipeline".
+# -> KEEP, D1
+
+$ curl -sI https://bar.invalid/news | head -1
+HTTP/2 403
+# "Enzymes reach the clinic" (title from the search page only). not retrying.
+"""
+
+
+def test_a_fetch_logs_comments_are_its_words_and_each_fetch_an_item() -> None:
+    items = _items(FETCH_LOG)
+    assert [i.recogniser for i in items] == ["session", "session"]
+    assert items[0].title == "Your metric is a property of your pipeline"
+    assert items[0].evidence is EvidenceLevel.verified
+
+
+def test_hash_lines_are_headings_where_no_commands_are_typed() -> None:
+    from e1prep.read.markup import to_markdown
+
+    note = ["# Radar", "", "$ only one command", "", "# Foo-Serve"]
+    assert to_markdown(note) == note
+
+
+def test_a_titles_opening_capital_is_no_name_where_the_document_writes_the_word_in_lower_case() -> None:
+    from e1prep.kb.knowledge import parse_knowledge
+    from e1prep.read.identity import identify
+
+    doc = parse_knowledge("d.md", "# d\n\n## §1 指标\n\n- designability 是骨架本身的性质。\n- Dynamo 的调度。\n")
+    (item,) = _items("## Designability is a property of your pipeline\n\nhttps://e.org/d\n\nRead all of it.")
+    assert identify(item, doc).key == "Designability is a property of your pipeline"
+    (named,) = _items("## Dynamo adds session routing\n\nhttps://e.org/y\n\nRead all of it.")
+    assert identify(named, doc).key == "Dynamo"
+
+
+def test_a_dash_is_no_legend_mark() -> None:
+    from e1prep.read.evidence import parse_legend
+
+    line = '→ 群里有人说 Foo 的开源是"阉割版" —— 没给来源；可能是一回事'
+    assert parse_legend([line], unlabelled={0}) == {}
+    assert set(parse_legend(["● 全文读完   ◐ 读了一部分   ○ 只看了摘要"], unlabelled={0})) == {"●", "◐", "○"}

@@ -148,6 +148,7 @@ _PLAIN = r"\w\s\u3400-\u9fff（）()【】「」『』:：,，;；/／|｜·・�
 _SYMBOL_RUN = re.compile(rf"\[[^\]\n]{{0,2}}\]|[^{_PLAIN}]+")
 _CODE = re.compile(r"(?<![A-Za-z0-9])([A-Z]\d{0,2})(?=\s*[=:：＝]|\s+[^\sA-Za-z])")
 _SEPARATOR = re.compile(r"[/／|·・;；,，、]|\s")
+_DASHES = re.compile(r"[-–—―]+")
 #: a legend's entry that defines a word (``abs = 只看了 abstract``, ``full = 全文读完``) or a CJK code of one or two
 #: characters (``全 = 全文看完　摘 = 只看了摘要``), after a separator
 _WORD_ENTRY = re.compile(
@@ -428,7 +429,8 @@ def _legend_entries(rest: str) -> list[tuple[str, str]]:
     """
     starts: list[tuple[int, int]] = []
     for m in _SYMBOL_RUN.finditer(rest):
-        if not _WORDLIKE.match(rest, m.end()):  # ``@handle`` is a name, not a sign
+        # ``@handle`` is a name, not a sign; a dash (``——``, ``—``, ``-``) is the punctuation of running text
+        if not _WORDLIKE.match(rest, m.end()) and not _DASHES.fullmatch(m.group(0).strip()):
             starts.append((m.start(), m.end()))
     for m in _CODE.finditer(rest):
         starts.append((m.start(1), m.end(1)))

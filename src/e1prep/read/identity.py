@@ -96,6 +96,10 @@ def identify(item: NoteItem, doc: KnowledgeDoc) -> Identity:
     # a candidate that scores nothing as a name (``out`` in ``tripwire 0.9 is out``) is comparable to none
     floor = ranked[0].score - SUBJECT_MARGIN if ranked else 0.0
     comparable = [c.name for c in ranked if c.score >= floor and c.score > 0]
+    if comparable and all(_opening_word(item.title, n) and _common_word(n, doc) for n in comparable):
+        # the capital that opens a title's sentence is no name (``Designability is a property of your pipeline``):
+        # the document writes the word in lower case, as a word of its prose
+        comparable = []
     if not comparable and (headline := _headline(item.title)) is not None:
         # a title that names nothing (``Why guidance distillation eats your motion``): its words are a sentence's,
         # and a document that uses one of them (``guidance``) holds no more of the piece than of any other; the piece
@@ -142,6 +146,17 @@ def identify(item: NoteItem, doc: KnowledgeDoc) -> Identity:
 #: a headline: a title of three or more Latin words (``1:1 with kasia`` has two), with no name among them (the
 #: caller has found none)
 _HEADLINE_WORDS = 3
+
+
+def _opening_word(title: str, name: str) -> bool:
+    """Whether ``name`` is the title's first word, capitalised as a sentence's first word is (``Designability``)."""
+    return title.lstrip().startswith(name) and name[:1].isupper() and name[1:].islower() and name.isalpha()
+
+
+def _common_word(name: str, doc: KnowledgeDoc) -> bool:
+    """Whether the document writes ``name`` only in lower case (``designability``): a word of its prose, no name."""
+    found = [doc.text[a:b] for a, b in doc.matches(name)]  # the name index: case aside, word bounds as a name's
+    return bool(found) and all(w.islower() for w in found)
 
 
 def _headline(title: str) -> str | None:

@@ -28,7 +28,8 @@ _BULLET = re.compile(r"^\s*(?:[-*+>]|\d{1,3}[.)、])\s+")
 _URL_ONLY = re.compile(r"^\s*<?https?://\S+>?\s*$")
 #: where a first line of substance ends as a title: its first sentence, at most this many characters
 TITLE_MAX = 80
-_SENTENCE_END = re.compile(r"[。；;！!？?]|\.(?:\s|$)")
+#: where a sentence ends; a full stop after a lone capital is an initial (``M. Halvorsen``), no end
+_SENTENCE_END = re.compile(r"[。；;！!？?]|(?<![\s(\[][A-Z])(?<!^[A-Z])\.(?:\s|$)")
 
 
 @dataclass(frozen=True, slots=True)

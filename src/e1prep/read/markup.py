@@ -14,8 +14,23 @@ from .lines import BULLET_ENTRY, TABLE_ROW, TABLE_SEP, heading, is_field_line, p
 
 def to_markdown(lines: list[str]) -> list[str]:
     """The note's lines with every other markup it uses written as Markdown (one line for one line)."""
-    marked = _cards(_plain_markup(_directives(_boxes(_org(_notebook(lines))))))
+    marked = _cards(_plain_markup(_directives(_boxes(_shell_comments(_org(_notebook(lines)))))))
     return _transposed_tables(_callouts(_outline_root(_toggles(marked))))
+
+
+#: a shell prompt opening a line (``$ curl -sL …``): a command typed in a terminal
+SHELL_PROMPT = re.compile(r"^\$\s+\S")
+#: a shell comment (``# read all of it (~25 min).``)
+_SHELL_COMMENT = re.compile(r"^#[ \t]")
+
+
+def _shell_comments(lines: list[str]) -> list[str]:
+    """The note's lines with a terminal session's comments as the writer's plain text: in a note of two or more
+    commands typed at a ``$`` prompt (a fetch log), a line opened by ``# `` is a comment, no heading. The comment's
+    words stay as written (a quote of them is verbatim). One line for one line."""
+    if sum(1 for line in lines if SHELL_PROMPT.match(line)) < 2:
+        return lines
+    return [line[2:] if _SHELL_COMMENT.match(line) else line for line in lines]
 
 
 #: a card's first line: a status sign (a symbol, ``□``, ``◐``, ``■``, ``✕``), a space, its title

@@ -51,7 +51,7 @@ from .lines import (
     table_cells,
 )
 from .mail import message, postscript, replies
-from .markup import to_markdown
+from .markup import SHELL_PROMPT, to_markdown
 from .numbers import identifiers, scan
 from .scope import QUOTED_CLAIM
 
@@ -339,7 +339,11 @@ def is_stale(item: NoteItem, batch_date: str) -> bool:
 
 _STATUS_SIGN = re.compile(r"^[^\w\s【\[(（《「\"'*#`@]{1,4}\s+")
 #: an ordinal before a title (``3.``, ``3)``, ``③``, ``条目 3：``, ``Item 3``, ``3 · `` as a doc's numbered heading)
-_ORDINAL_LEAD = re.compile(r"^(?:\d{1,3}(?:[.)、]|\s?[·・]\s)|[①-⑳]|条目\s*\d+\s*[:：]?|Item\s*\d+\s*[:：]?)\s*")
+_ORDINAL_LEAD = re.compile(
+    r"^(?:\d{1,3}(?:[.)、]|\s?[·・]\s)|[①-⑳]|条目\s*\d+\s*[:：]?|Item\s*\d+\s*[:：]?"
+    # a counter in tortoise-shell brackets (``〔二〕voxeval 文档页``)
+    r"|〔(?:\d{1,3}|[一二三四五六七八九十]{1,3})〕)\s*"
+)
 _LENTICULAR_TITLE = re.compile(r"^【([^】]{2,200})】.*$")
 _TITLE_FIELD = re.compile(r"^(?:\*\*)?([^\s:：*]{1,16})(?:\*\*)?\s*[:：]\s*")
 #: a Markdown link ``[text](target)``: its text, then its target
@@ -983,7 +987,8 @@ def _without_title_block(lines: list[str], spans: list[_Span]) -> list[_Span]:
 
 
 def _opens_paragraph(lines: list[str], i: int) -> bool:
-    return i == 0 or not lines[i - 1].strip()
+    """Whether line ``i`` opens a paragraph: the note's first, or after a blank line or a thematic break."""
+    return i == 0 or not lines[i - 1].strip() or _THEMATIC_BREAK.match(lines[i - 1]) is not None
 
 
 def _opens_paragraph_with_bracket(lines: list[str], i: int) -> bool:
@@ -1389,6 +1394,7 @@ def _spans_of(lines: list[str]) -> list[_Span]:
         lambda: _sign_line_spans(lines),
         lambda: _todo_spans(lines),
         lambda: _tagged_paragraph_spans(lines),
+        lambda: _session_spans(lines),
         lambda: _link_paragraph_spans(lines),
         lambda: _titled_url_spans(lines, urls),
         lambda: _segmented_spans(lines),
@@ -1415,6 +1421,30 @@ def _todo_spans(lines: list[str]) -> list[_Span]:
         words = " ".join(URL_RE.sub(" ", _TODO_TAGS.sub(" ", m["rest"])).split())
         link = URL_RE.search(m["rest"])  # a task that is only a link is titled by it
         spans.append(_Span(sentence_head(words) or (link.group(0) if link else m["rest"]), i, i + 1, "todo"))
+    return spans
+
+
+#: a session's line that is the machine's, no words of the writer: a command, or a status code (``200``, ``HTTP/2 403``)
+_MACHINE_LINE = re.compile(r"^\$\s|^\s*(?:HTTP/[\d.]+\s+)?\d{3}\s*$")
+
+
+def _session_spans(lines: list[str]) -> list[_Span]:
+    """A terminal session kept as a log (``$ curl … https://…`` over the status and the writer's comments): from
+    its first command on, each paragraph is an item (a fetch, a pasted link, a headline noted), titled by the title
+    its comments quote, else by its first line of words."""
+    prompts = [i for i, line in enumerate(lines) if SHELL_PROMPT.match(line)]
+    if len(prompts) < 2:
+        return []
+    spans = []
+    for start, end in _paragraphs(lines):
+        if end <= prompts[0]:
+            continue  # the log's preamble
+        body = lines[start:end]
+        quoted = next((q for ln in body for q in _QUOTED_TITLE.finditer(ln) if _quotes_a_title(ln, q)), None)
+        words = next(
+            (ln.strip() for ln in body if not _MACHINE_LINE.match(ln) and not URL_RE.fullmatch(ln.strip())), ""
+        )
+        spans.append(_Span(quoted.group(1) if quoted else sentence_head(words) or body[0], start, end, "session"))
     return spans
 
 
@@ -1725,8 +1755,9 @@ def _with_footnotes(text: str, span: _Span, notes: dict[str, _fn.Footnote]) -> s
     return "\n".join([text, *outside]) if outside else text
 
 
-#: a thematic break (``---``, ``* * *``, ``___``): the writer's own line between two parts of the note
-_THEMATIC_BREAK = re.compile(r"^\s{0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
+#: a thematic break (``---``, ``* * *``, ``___``, or a rule drawn in box-drawing characters ``━━━━``): the
+#: writer's own line between two parts of the note
+_THEMATIC_BREAK = re.compile(r"^\s{0,3}([-*_━─═])(?:[ \t]*\1){2,}[ \t]*$")
 
 
 #: a title that is a field (``trust: low``, ``item: Ripple-2 (Inflect Labs)``): its value is short (a rating
