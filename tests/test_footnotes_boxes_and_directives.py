@@ -644,3 +644,24 @@ def test_a_dash_is_no_legend_mark() -> None:
     line = '→ 群里有人说 Foo 的开源是"阉割版" —— 没给来源；可能是一回事'
     assert parse_legend([line], unlabelled={0}) == {}
     assert set(parse_legend(["● 全文读完   ◐ 读了一部分   ○ 只看了摘要"], unlabelled={0})) == {"●", "◐", "○"}
+
+
+def test_a_model_and_its_repository_are_one_subject_two_versions_are_not() -> None:
+    from e1prep.brief.models import Increment
+    from e1prep.produce.unify import merge
+
+    level = EvidenceLevel.vendor
+    model = Increment(key="Corvid-1", sources=["inbox/a.md"], evidence=level)
+    repo = Increment(key="corvid", url="https://github.com/rookery/corvid", sources=["cards/c.md"], evidence=level)
+    assert [m.key for m in merge([model, repo])] == ["Corvid-1"]
+    assert [m.key for m in merge([repo, model])] == ["corvid"]
+    two = [
+        Increment(key="Foo-1", sources=["a.md"], evidence=level),
+        Increment(key="Foo-2", sources=["b.md"], evidence=level),
+    ]
+    assert len(merge(two)) == 2
+    repos = [
+        Increment(key="a/llm", url="https://github.com/a/llm", sources=["a.md"], evidence=level),
+        Increment(key="b/llm", url="https://github.com/b/llm", sources=["b.md"], evidence=level),
+    ]
+    assert len(merge(repos)) == 2

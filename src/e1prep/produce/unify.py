@@ -61,7 +61,9 @@ def merge(objects: Sequence[T]) -> list[T]:
             continue
         kind = field_or(entry, "kind", type(entry).__name__)
         keys = [(str(kind), token) for token in _same_subject(entry)]
-        n = next((index[k] for k in keys if k in index), None)
+        shown, asked = _stems(entry)
+        n = next((index[k] for k in [*keys, *((str(kind), t) for t in asked)] if k in index), None)
+        keys += [(str(kind), t) for t in shown]
         if n is not None:
             index.update(dict.fromkeys(keys, n))
             if n not in sources:
@@ -76,6 +78,24 @@ def merge(objects: Sequence[T]) -> list[T]:
     for n in sources:
         out[n] = out[n].model_copy(update={"sources": list(sources[n]), "numbers": list(numbers[n].values())})
     return out
+
+
+#: a version or counter that ends a name (``Corvid-1``, ``Foo v2.1``): the name less it names its family
+_VERSION_END = re.compile(r"[\s\-_]*v?\d+(?:\.\d+)*$", re.I)
+
+
+def _stems(entry: _Mergeable) -> tuple[list[str], list[str]]:
+    """The tokens by which a model and its repository meet (``Corvid-1`` and ``rookery-labs/corvid``): a
+    repository shows its name and asks for a versioned name's stem; a versioned name shows its stem and asks for a
+    repository's name. Two repositories, or two versions, never meet this way (``Foo-1`` is not ``Foo-2``)."""
+    ref = github_ref(field_or(entry, "url") or "")
+    if ref is not None and not ref[2]:
+        repo = _norm_key(ref[1])
+        return [f"repo:{repo}"], [f"stem:{repo}"]
+    stem = _VERSION_END.sub("", entry.key.strip())
+    if stem == entry.key.strip() or len(stem) < 3:
+        return [], []
+    return [f"stem:{_norm_key(stem)}"], [f"repo:{_norm_key(stem)}"]
 
 
 def _same_subject(entry: _Mergeable) -> list[str]:
