@@ -650,10 +650,18 @@ def _norm(key: str) -> str:
 
 
 def _names(clause: str, key: str) -> bool:
-    """Whether ``clause`` names ``key`` as a word (a Latin name not inside a longer one)."""
-    if len(key.strip()) < 3:
+    """Whether ``clause`` names ``key`` as a word (a Latin name not inside a longer one), case aside."""
+    name, low = key.strip().lower(), clause.lower()
+    if len(name) < 3:
         return False
-    return re.search(rf"(?<![A-Za-z0-9]){re.escape(key.strip())}(?![A-Za-z0-9])", clause, re.I) is not None
+    at = low.find(name)
+    while at != -1:
+        end = at + len(name)
+        before, after = low[at - 1 : at], low[end : end + 1]
+        if not (before.isascii() and before.isalnum()) and not (after.isascii() and after.isalnum()):
+            return True
+        at = low.find(name, at + 1)
+    return False
 
 
 def _said_empty(item: NoteItem) -> str | None:

@@ -1305,9 +1305,9 @@ def _prose_spans(lines: list[str], urls: _UrlLines) -> list[_Span]:
     spans = []
     speakers = speaker_lines(lines)  # a chat's ``**mei**  09:12`` over a message: the message is what follows
     notes = _fn.footnotes(lines)
-    defined = _fn.definition_lines(notes)
-    citing = "\n".join(line for k, line in enumerate(lines) if k not in defined)
-    defined = _fn.definition_lines({label: note for label, note in notes.items() if _fn.cited(citing, {label: note})})
+    # the note's text outside its definitions, and the definitions that text cites (an uncited one stays prose)
+    outside = "\n".join(line for k, line in enumerate(lines) if k not in _fn.definition_lines(notes))
+    defined = _fn.definition_lines({label: note for label, note in notes.items() if _fn.cited(outside, {label: note})})
     for start, i in _paragraphs(lines, skip=first if titled else -1):
         if start in defined:
             continue  # a cited footnote's definition is a note on the text that cites it, no item of its own
