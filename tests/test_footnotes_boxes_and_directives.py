@@ -665,3 +665,38 @@ def test_a_model_and_its_repository_are_one_subject_two_versions_are_not() -> No
         Increment(key="b/llm", url="https://github.com/b/llm", sources=["b.md"], evidence=level),
     ]
     assert len(merge(repos)) == 2
+
+
+# --- j4: a pass over the document, entry by entry ---------------------------------------------------------------
+
+PASS = """按活文档分节过一遍（8/10）
+
+→ C2 ｜新，要加：Foo Transcoders（arXiv:2708.04417）
+  全文读完，附录也看了。per-expert transcoder。
+
+→ M1 ｜新，会动现有结论：Bar Research 博客《Probes don't survive fine-tuning》
+  https://bar.invalid/blog/probes
+  全文读了。用一个跟欺骗完全无关的 LoRA 微调，probe 就失效。
+
+→ T2 ｜只是计数：dictlearn 卡刷新到 2,388 ⭐。
+"""
+
+
+def test_arrow_entries_over_a_body_set_in_are_items_titled_after_their_code_and_verdict() -> None:
+    items = _items(PASS)
+    assert [i.title for i in items][:2] == [
+        "Foo Transcoders（arXiv:2708.04417）",
+        "Bar Research 博客《Probes don't survive fine-tuning》",
+    ]
+
+
+def test_an_attribute_that_says_unrelated_is_no_verdict_on_the_item() -> None:
+    assert notes.off_topic("用一个跟欺骗完全无关的 LoRA 微调") is None
+    assert notes.off_topic("这条和本主题无关，跳过") is not None
+
+
+def test_an_ascii_operator_opens_no_card() -> None:
+    from e1prep.read.markup import to_markdown
+
+    note = ["+ a", "  b", "", "+ c", "  d"]
+    assert to_markdown(note) == note

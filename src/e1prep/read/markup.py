@@ -44,9 +44,12 @@ _LINK_LINE = re.compile(r"^https?://\S+\s*$")
 
 
 def _status_sign(line: str) -> bool:
-    """Whether a line opens with a status sign (a symbol, not a bullet) and a space."""
+    """Whether a line opens with a status sign (a symbol, not a bullet: ``□``, ``✕``, or an arrow ``→``) and a space."""
     m = _CARD.match(line)
-    return m is not None and m["sign"] not in _BULLET_SIGNS and unicodedata.category(m["sign"]) == "So"
+    if m is None or m["sign"] in _BULLET_SIGNS:
+        return False
+    kind = unicodedata.category(m["sign"])
+    return kind == "So" or (kind == "Sm" and not m["sign"].isascii())  # ``+``, ``=``, ``>`` are Markdown's
 
 
 def _cards(lines: list[str]) -> list[str]:

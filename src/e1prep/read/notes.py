@@ -418,10 +418,15 @@ def _clean_title(raw: str) -> str:
         title = title[m.end() :]  # a title field's line gives its value (``Title: FlashKV``)
     if "[^" in title:
         title = _FOOTNOTE_CITATION.sub("", title)  # a footnote's citation (``…agents.[^4]``) is no word of it
+    if "｜" in title and (verdict := _CODE_VERDICT.match(title)) is not None:
+        # where it goes and what the writer makes of it come first (``C2 ｜新，要加：Routed …``)
+        title = verdict["name"]
     return title.replace("**", "").replace("`", "").strip(" -—:：|")
 
 
 _FOOTNOTE_CITATION = re.compile(r"\[\^[^\]\s]{1,20}\](?!:)")
+#: a short code, a bar, a verdict that ends on a colon, then the name (``C2 ｜新，要加：Routed Transcoders``)
+_CODE_VERDICT = re.compile(r"^[^\s｜]{1,8}\s*｜\s*[^：:｜]{1,24}[：:]\s*(?P<name>\S.*)$")
 
 
 #: a short code set off by a fullwidth bar at a title's start: a legend's tag, no word of the title
