@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from .lines import URL_RE
 
 #: a footnote's definition: its label, then its first line's words (``[^2]: Marcus, in person, Tue 7/13.``)
-_DEFINITION = re.compile(r"^\s{0,3}\[\^(?P<label>[^\]\s]{1,20})\]:[ \t]*(?P<text>.*)$")
+DEFINITION = re.compile(r"^\s{0,3}\[\^(?P<label>[^\]\s]{1,20})\]:[ \t]*(?P<text>.*)$")
 #: a citation of a footnote in running text (``…datasets.[^1]``), not its definition
-_CITATION = re.compile(r"\[\^([^\]\s]{1,20})\](?!:)")
+CITATION = re.compile(r"\[\^([^\]\s]{1,20})\](?!:)")
 #: a definition goes on in lines set in under it (CommonMark: four spaces, or a tab)
 _CONTINUED = re.compile(r"^(?: {2,}|\t)\S")
 
@@ -32,10 +32,10 @@ def footnotes(lines: list[str]) -> dict[str, Footnote]:
     """The note's footnote definitions by label (the first definition of a label stands)."""
     out: dict[str, Footnote] = {}
     for i, line in enumerate(lines):
-        if "[^" not in line or (m := _DEFINITION.match(line)) is None:
+        if "[^" not in line or (m := DEFINITION.match(line)) is None:
             continue
         end = i + 1
-        while end < len(lines) and _CONTINUED.match(lines[end]) and not _DEFINITION.match(lines[end]):
+        while end < len(lines) and _CONTINUED.match(lines[end]) and not DEFINITION.match(lines[end]):
             end += 1
         text = " ".join([m["text"].strip(), *(ln.strip() for ln in lines[i + 1 : end])]).strip()
         url = URL_RE.search(text)
@@ -47,7 +47,7 @@ def cited(text: str, notes: dict[str, Footnote]) -> list[Footnote]:
     """The footnotes ``text`` cites, in order of first citation."""
     if not notes or "[^" not in text:
         return []
-    return [notes[label] for label in dict.fromkeys(_CITATION.findall(text)) if label in notes]
+    return [notes[label] for label in dict.fromkeys(CITATION.findall(text)) if label in notes]
 
 
 def definition_lines(notes: dict[str, Footnote]) -> frozenset[int]:

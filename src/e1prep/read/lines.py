@@ -35,10 +35,11 @@ def heading(line: str) -> tuple[int, str] | None:
     m = _HEADING.match(line)
     if m:
         return len(m.group(1)), m.group(2)
-    if line[:1] in _RULE_CHARS and (counted := _COUNTED_RULE.match(line)) is not None:
-        return 2, counted["counter"]
-    if line[:1] in _RULE_CHARS and (ruled := _RULED_TITLE.match(line)) is not None:
-        return 2, ruled["title"]
+    if line[:1] in _RULE_CHARS:
+        if (counted := _COUNTED_RULE.match(line)) is not None:
+            return 2, counted["counter"]
+        if (ruled := _RULED_TITLE.match(line)) is not None:
+            return 2, ruled["title"]
     return None
 
 

@@ -417,14 +417,13 @@ def _clean_title(raw: str) -> str:
     if (m := _TITLE_FIELD.match(title)) and m.group(1).lower() in lexicon().title_labels:
         title = title[m.end() :]  # a title field's line gives its value (``Title: FlashKV``)
     if "[^" in title:
-        title = _FOOTNOTE_CITATION.sub("", title)  # a footnote's citation (``…agents.[^4]``) is no word of it
+        title = _fn.CITATION.sub("", title)  # a footnote's citation (``…agents.[^4]``) is no word of it
     if "｜" in title and (verdict := _CODE_VERDICT.match(title)) is not None:
         # where it goes and what the writer makes of it come first (``C2 ｜新，要加：Routed …``)
         title = verdict["name"]
     return title.replace("**", "").replace("`", "").strip(" -—:：|")
 
 
-_FOOTNOTE_CITATION = re.compile(r"\[\^[^\]\s]{1,20}\](?!:)")
 #: a short code, a bar, a verdict that ends on a colon, then the name (``C2 ｜新，要加：Routed Transcoders``)
 _CODE_VERDICT = re.compile(r"^[^\s｜]{1,8}\s*｜\s*[^：:｜]{1,24}[：:]\s*(?P<name>\S.*)$")
 
@@ -695,9 +694,10 @@ def _list_spans(
     # ``RED`` / ``AMBER``): when two or more of them, and a third at least, point at something, the others are items
     # of the same kind whose writer did not keep the link (``Link is somewhere in #fl, forgot to copy it``). Under
     # items' own titles (``**1. ShardSpec**`` over ``- …``) a list is their points, and only a link makes an item
+    unlinked_too = False
     if siblings and with_url is not None:
         pointing = sum(1 for (i, _), end in zip(starts, ends, strict=True) if with_url.any(i, end))
-        siblings = pointing >= _LINKED_SIBLINGS and pointing * _LINKED_SHARE >= len(starts)
+        unlinked_too = pointing >= _LINKED_SIBLINGS and pointing * _LINKED_SHARE >= len(starts)
     spans = []
     for (i, title), end in zip(starts, ends, strict=True):
         depth = _depth_bracket(title)
@@ -706,7 +706,7 @@ def _list_spans(
         # a bracket says how far it was read; or its siblings do
         if (
             with_url is not None
-            and not siblings
+            and not unlinked_too
             and not with_url.any(i, end)
             and not _OPENING_ID.match(lines[i])
             and not _holds_a_list(lines, i + 1, end)
@@ -1310,9 +1310,9 @@ def _prose_spans(lines: list[str], urls: _UrlLines) -> list[_Span]:
     spans = []
     speakers = speaker_lines(lines)  # a chat's ``**mei**  09:12`` over a message: the message is what follows
     notes = _fn.footnotes(lines)
-    # the note's text outside its definitions, and the definitions that text cites (an uncited one stays prose)
+    # the definitions the note's text outside them cites (an uncited one stays prose)
     outside = "\n".join(line for k, line in enumerate(lines) if k not in _fn.definition_lines(notes))
-    defined = _fn.definition_lines({label: note for label, note in notes.items() if _fn.cited(outside, {label: note})})
+    defined = _fn.definition_lines({note.label: note for note in _fn.cited(outside, notes)})
     for start, i in _paragraphs(lines, skip=first if titled else -1):
         if start in defined:
             continue  # a cited footnote's definition is a note on the text that cites it, no item of its own
@@ -1735,18 +1735,17 @@ def _names_columns(header: list[str]) -> bool:
     return 2 * len(named) >= len(header) and bool({"title", "url"} & set(named))
 
 
-#: a Markdown footnote's definition (``[^1]: tried twice, both 403``), and a rule or blank line before one
-_FOOTNOTE = re.compile(r"^\s{0,3}\[\^[^\]\s]{1,20}\]:")
+#: a rule or blank line before a footnote's definition (``_fn.DEFINITION``: ``[^1]: tried twice, both 403``)
 _RULE_OR_BLANK = re.compile(r"^\s*(?:(?:[-*_]\s*){3,})?$")
 
 
 def _without_footnotes(lines: list[str], spans: list[_Span]) -> list[_Span]:
     """The items without the footnote definitions that trail the last of them (``[^1]: …`` at the note's
     end): they are the note's notes on the items that cite them, not the last item's text."""
-    if not spans or not any(_FOOTNOTE.match(lines[i]) for i in range(spans[-1].start + 1, spans[-1].end)):
+    if not spans or not any(_fn.DEFINITION.match(lines[i]) for i in range(spans[-1].start + 1, spans[-1].end)):
         return spans
     last = spans[-1]
-    end = next(i for i in range(last.start + 1, last.end) if _FOOTNOTE.match(lines[i]))
+    end = next(i for i in range(last.start + 1, last.end) if _fn.DEFINITION.match(lines[i]))
     while end > last.start + 1 and _RULE_OR_BLANK.match(lines[end - 1]):
         end -= 1
     last.end = end
