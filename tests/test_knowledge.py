@@ -214,6 +214,17 @@ EXTENDED = {
         "## 0. How to read\n## 1. Pipeline OCR\n### 1(a) Engines\n### 1(c) Tables\n## 2. End-to-end\n### 2(d) Budget\n",
         ["§0", "§1", "§1(a)", "§1(c)", "§2", "§2(d)"],
     ),
+    # held-out l4 and m4 (first contact read no section at all, so nothing was routed)
+    "a formal Chinese numeral in brackets, then a middle dot and a number": (
+        "## 【壹】 约定\n## 【贰】 模型谱系\n### 贰·1 消息传递\n### 贰·2 Graph Transformer\n"
+        "## 【叁】 系统\n### 叁·3 推理\n",
+        ["§壹", "§贰", "§贰·1", "§贰·2", "§叁", "§叁·3"],
+    ),
+    "an area code in capitals, then the code in small letters, a dot and a number": (
+        "## HW · 芯片与内存\n### hw.01 手机 NPU\n### hw.02 内存带宽\n"
+        "## RT · 运行时\n### rt.01 llama.cpp\n## OQ · 开放问题\n",
+        ["§HW", "§hw.01", "§hw.02", "§RT", "§rt.01", "§OQ"],
+    ),
     "a Roman numeral, then a hyphen and a letter": (
         "## 0 读法\n## I 形式化证明\n### I-a 证明器\n### I-c 自动形式化\n## III 工具\n### III-b 复现\n## IV 开放问题\n",
         ["§0", "§I", "§I-a", "§I-c", "§III", "§III-b", "§IV"],
@@ -268,6 +279,13 @@ def test_a_counter_that_extends_its_parent_heading_numbers_a_section(headings: s
     assert all(s.title and s.title[0] not in "-·.】]" for s in doc.sections)
 
 
+def test_a_numeral_or_a_small_code_that_nothing_extends_numbers_nothing() -> None:
+    """A Chinese numeral opening a heading (``## 一、RTL 生成``, ``## 三种做法``) or a word in small letters before a
+    number (``### gpu 2 台``) numbers a section only where headings beneath it extend it: two or more of them."""
+    doc = parse_knowledge("k.md", "# Doc\n## 一、背景\n### 三种做法\n## 二、方法\n### gpu 2 台\n### api.2 调用\n")
+    assert [s.id for s in doc.sections] == []
+
+
 def test_a_counter_that_no_sibling_numbers_so_is_a_title() -> None:
     """One heading that extends its parent's counter is no numbering (``## H100`` over ``### H100-1``), and
     a heading of another shape than its numbered siblings (``## 附``, ``## Q4 计划``) stays unnumbered."""
@@ -302,6 +320,9 @@ def test_a_counter_that_no_sibling_numbers_so_is_a_title() -> None:
         ("¶22", "§22"),
         ("§1-2 专用代码模型", "§1-2"),
         ("§IV", "§IV"),
+        ("§贰·4（图基础模型）", "§贰·4"),
+        ("§叁", "§叁"),
+        ("§ev.02 发热", "§ev.02"),
     ],
 )
 def test_a_section_id_is_read_as_the_document_numbers_it(written: str, sid: str) -> None:

@@ -301,3 +301,49 @@ def test_eval_reads_a_pilcrow_section_as_the_section_the_brief_names() -> None:
     from e1prep.evals.runner import _section_id
 
     assert _section_id("¶22") == "§22" and _section_id("§1.2") == "§1.2" and _section_id("3.1") == "§3.1"
+
+
+CODED = """# on-device 活文档
+
+## HW · 芯片与内存
+
+### hw.01 手机 NPU
+
+NPU 上 prefill 快、decode 回落；KV cache 常驻 NPU 尚无实现。
+
+### hw.02 内存带宽
+
+LPDDR 带宽决定 decode 上限。
+
+## EV · 评测与发热
+
+### ev.01 指标口径
+
+tok/s 与能耗的口径。
+
+### ev.02 发热与持续性能
+
+连续解码十分钟后吞吐下降。
+"""
+
+
+@pytest.mark.parametrize(
+    "said,hint",
+    [
+        ("正好对上开放问题，进 ev.02", True),
+        ("Should go into ev.02 tonight", True),
+        ("建议归入 ev.02", True),
+        # a section id in a clause that files nothing, and a number that is no lettered id
+        ("表里 ev.02 那一行没看", False),
+        # the document's section cited, not filed into (a comma closes a bare id's clause)
+        ("和我们 ev.02 的判断一致", False),
+        ("先放着，和 ev.02 的口径对一下", False),
+        ("进 0.2 版再说", False),
+    ],
+)
+def test_a_lettered_section_id_written_without_its_sign_is_a_hint(said: str, hint: bool) -> None:
+    """Held-out l4 and m4 wrote the document's ids bare (``进 ev.02``, ``Should go into 贰·4``): a note files an
+    item under an id of the document's own, written as the document writes it, without ``§``."""
+    doc = parse_knowledge("on-device.md", CODED)
+    text = f"KV cache 分页常驻 NPU，decode 不回落到 CPU。{said}。"
+    assert route(doc, text, "NPU-Paged KV").section == ("§ev.02" if hint else "§hw.01")

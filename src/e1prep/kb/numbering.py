@@ -2,8 +2,8 @@
 
 Writers number in many ways: ``§1.2``, ``1.2``, ``1-2``, ``Section 1``, ``第 3 节``, letters (``S2.2``, ``B.1``,
 ``C4``, ``M3-1``), and counters that extend their parent's (``R5`` → ``R5.c``, ``1`` → ``1a``, ``1`` → ``1(c)``,
-``[W]`` → ``W-1``, ``甲`` → ``甲-1``, ``II`` → ``II-a``, ``III`` → ``III-2``, ``I`` → ``I(a)``, ``R1`` → ``R1/a``,
-``B`` → ``B/iii``).
+``[W]`` → ``W-1``, ``甲`` → ``甲-1``, ``【贰】`` → ``贰·1``, ``HW`` → ``hw.01``, ``II`` → ``II-a``, ``III`` → ``III-2``,
+``I`` → ``I(a)``, ``R1`` → ``R1/a``, ``B`` → ``B/iii``).
 A bare letter or a letter and digits (``H100``, ``Q4``) numbers nothing by its shape alone: the sibling
 headings decide, and a counter is a number only when the document's own headings use it as one.
 """
@@ -15,9 +15,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-#: the counters of a Chinese sequence (天干): ``甲``, ``乙``, ``丙`` … number sections as letters do, and so do
-#: Greek letters (``## β`` over ``### β3``)
-_STEMS = "甲乙丙丁戊己庚辛壬癸αβγδεζηθικλμνξοπρστυφχψω"
+#: the counters of a Chinese sequence (天干: ``甲``, ``乙``, ``丙`` …) and the Chinese numerals, plain and formal
+#: (``三``, ``叁``: ``## 【贰】`` over ``### 贰·1``), number sections as letters do, and so do Greek letters (``## β``
+#: over ``### β3``)
+_STEMS = "甲乙丙丁戊己庚辛壬癸一二三四五六七八九十壹贰叁肆伍陆柒捌玖拾αβγδεζηθικλμνξοπρστυφχψω"
 _GREEK = "αβγδεζηθικλμνξοπρστυφχψω"
 
 #: a section's id as the brief and the notes write it: ``§`` and the number as the document writes it
@@ -25,9 +26,9 @@ _GREEK = "αβγδεζηθικλμνξοπρστυφχψω"
 #: ``§BEN:1``); a document that signs its sections with a pilcrow (``¶22``) is read the same; the id without its
 #: sign is group 1
 SECTION_ID = (
-    rf"[§¶]\s*((?:[A-Z]{{1,4}}[.\-:]?|[{_STEMS}]-?)?\d+(?:\.\d+)*(?:-\d+(?![\d.]))?(?:[./]?[a-z](?![A-Za-z0-9])|\([a-z]\))?"
+    rf"[§¶]\s*((?:[A-Z]{{1,4}}[.\-:]?|[a-z]{{2,4}}[.\-:]?(?=\d)|[{_STEMS}][-·]?)?\d+(?:\.\d+)*(?:-\d+(?![\d.]))?(?:[./]?[a-z](?![A-Za-z0-9])|\([a-z]\))?"
     rf"|[IVX]{{1,4}}(?:-(?:[a-z]|\d+)|\([a-z]\))?(?![A-Za-z0-9])|[A-Z](?:/(?:[ivx]{{1,4}}|\d+))?(?![A-Za-z0-9])"
-    rf"|[{_STEMS}](?![\-\d]))"
+    rf"|[{_STEMS}](?![\-·\d]))"
 )
 #: a chapter's id that is a code of letters only (``§WL``, ``§OQ`` over ``§OQ-1``), as the id of a section the brief
 #: names; the code is group 1 (no number: the scanner of numbers never reads it)
@@ -49,14 +50,15 @@ _LETTERED_NUM = re.compile(
 #: a heading's leading counter, whatever its shape (``R5.c``, ``1a``, ``[W]``, ``【A】``, ``W-1``, ``甲-1``): a section
 #: number only where it extends its parent heading's or is extended by its children's (:func:`extended`)
 _COUNTER = re.compile(
-    rf"^(?:(?P<open>[\[【])\s*)?(?P<n>(?:[A-Z]{{1,4}}|[IVX]{{1,4}}|[{_STEMS}])(?:[.\-/:]?\d+(?:[.\-/]\d+)*)?"
+    rf"^(?:(?P<open>[\[【])\s*)?(?P<n>(?:[A-Z]{{1,4}}|[a-z]{{2,4}}(?=[.\-/:]?\d)|[IVX]{{1,4}}|[{_STEMS}])"
+    r"(?:[.\-/:·]?\d+(?:[.\-/]\d+)*)?"
     r"(?:[.\-/]?(?:[ivx]{2,4}|[a-z])|\([a-z]\))?"
     r"|\d+(?:\.\d+)*(?:\.?[a-z]|\([a-z]\))?)(?(open)\s*[\]】]|(?:[.、)｜|·:：—–-]|\s|$))"
 )
 #: what a child's counter adds to its parent's: one more counter (a number, a letter, a small Roman numeral),
 #: maybe after a dot, a hyphen, a slash or a colon, or in brackets (``M3`` → ``M3-1``, ``B`` → ``B/iii``, ``BEN`` →
 #: ``BEN:1``)
-_ONE_MORE = re.compile(r"[.\-/:]?(?:\d+|[ivx]{2,4}|[a-z])|\([a-z]\)")
+_ONE_MORE = re.compile(r"[.\-/:·]?(?:\d+|[ivx]{2,4}|[a-z])|\([a-z]\)")
 #: a document numbers by extension when at least this many headings extend their parent's counter
 _EXTENSIONS = 2
 
@@ -132,7 +134,8 @@ def extended(headings: Sequence[Heading], numbered: dict[int, str]) -> dict[int,
         if parent is None or h.line not in counters or parent.line not in counters:
             continue
         mine, theirs = counters[h.line][0], counters[parent.line][0]
-        if mine.startswith(theirs) and _ONE_MORE.fullmatch(mine[len(theirs) :]):
+        # a code's case is the writer's (``## HW`` over ``### hw.01``)
+        if mine.lower().startswith(theirs.lower()) and _ONE_MORE.fullmatch(mine[len(theirs) :]):
             found[h.line] = mine
             found[parent.line] = theirs
             parents.add((parent.level, _shape(theirs)))

@@ -117,9 +117,15 @@ class SectionRouter:
     lengths: list[float]
     average: float
     at: dict[str, int] = field(init=False, repr=False)
+    #: the candidate ids that hold a letter (``ev.02``, ``贰·4``, ``W5.2``), as a note may write them without ``§``;
+    #: a bare number (``3.1``, ``1-2``) may be a version, a measure or a range, never read so
+    bare: re.Pattern[str] | None = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.at = {sid: i for i, sid in enumerate(self.ids)}
+        lettered = sorted((sid[1:] for sid in self.ids if any(c.isalpha() for c in sid[1:])), key=len, reverse=True)
+        alternatives = "|".join(map(re.escape, lettered))
+        self.bare = re.compile(rf"(?<![\w.·§¶/-])(?:{alternatives})(?![\w·/-]|\.\w)") if lettered else None
 
     @classmethod
     def of(cls, doc: KnowledgeDoc) -> SectionRouter:
@@ -199,6 +205,8 @@ class SectionRouter:
             for m in _SECTION_REF.finditer(text)
             if (sid := "§" + m.group(1)) in self.at and names_document(text, m.start(), doc.path)
         }
+        if self.bare is not None:  # the document's own ids as its writers write them, without ``§`` (``进 ev.02``)
+            hinted |= {self.at["§" + m.group(0)] for m in self.bare.finditer(text) if files_there(text, m.start())}
         lead = max(scores)
         for h in hinted:  # the note's own word: it wins unless the note names several sections
             scores[h] += lead * MARGIN + 1.0
@@ -215,10 +223,22 @@ def names_document(text: str, at: int, path: str = "") -> bool:
     return bool(_document_words().search(clause)) or bool(name and name in clause)
 
 
+#: where the clause of an id written without ``§`` ends: a comma too (``放 M3-1，正好回应 M6-1``: M6-1 is cited)
+_BARE_CLAUSE_END = re.compile(r"[。；;！？!?\n，,]|\.\s")
+
+
+def files_there(text: str, at: int) -> bool:
+    """Whether the document's id written without ``§`` at ``at`` is where its clause files the item: a filing or a
+    suggesting word before it in its clause (``可以进 B.2``, ``Should go into 贰·4``). Naming the document is not
+    enough here (``和我们 E.1 的判断一致`` cites the section): a bare id is also how a note cites one."""
+    clause = _BARE_CLAUSE_END.split(text[max(0, at - _HINT_REACH) : at])[-1].lower()
+    return bool(_document_words(("suggest", "verbs")).search(clause))
+
+
 @cache
-def _document_words() -> re.Pattern[str]:
+def _document_words(kinds: tuple[str, ...] = ("document", "suggest", "verbs")) -> re.Pattern[str]:
     words = lexicon().filing
-    said = sorted({w.lower() for k in ("document", "suggest", "verbs") for w in words[k]}, key=len, reverse=True)
+    said = sorted({w.lower() for k in kinds for w in words[k]}, key=len, reverse=True)
     latin = [re.escape(w) for w in said if w.isascii() and w[:1].isalpha()]
     other = [re.escape(w) for w in said if not (w.isascii() and w[:1].isalpha())]
     return re.compile(rf"(?<![a-z])(?:{'|'.join(latin)})(?![a-z])|{'|'.join(other)}")

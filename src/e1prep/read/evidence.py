@@ -830,8 +830,9 @@ def _said_in_heading(lines: list[str]) -> tuple[int, re.Match[str]] | None:
     return (0, m) if m is not None and states_a_read(m["value"]) else None
 
 
-#: an ATX heading line (``## Title``; ``#rag-eng`` is a channel's name)
-_HEADING_LINE = re.compile(r"\s{0,3}#{1,6}\s")
+#: an ATX heading line (``## Title``; ``#rag-eng`` is a channel's name), or a title set in bold alone on its line
+#: (``**Rubric Anchoring: …**``), as a sheet of notes heads its source
+_HEADING_LINE = re.compile(r"\s{0,3}#{1,6}\s|\s{0,3}\*\*[^*\n]+\*\*\s*$")
 #: a remark line without a label: its first sentence states the read
 _UNLABELLED = re.compile(r"(?P<label>)")
 #: how many lines of substance under an item's heading its opening statement of the read may come after

@@ -9,9 +9,10 @@ from ..kb.knowledge import arxiv_ids
 from ..text.lexicon import lexicon
 
 #: a URL; a comma stays in it only where the URL goes on after it (``?ids=1,2``, ``/a,b/c``), not where a pasted
-#: sheet's next cell begins (``…/datasheet.pdf,full,"vendor PDF"``)
+#: sheet's next cell begins (``…/datasheet.pdf,full,"vendor PDF"``); a brace is none of it (no URL holds one
+#: unescaped: ``url = {https://…},`` in a BibTeX entry)
 URL_RE = re.compile(
-    r"https?://(?:[^\s<>()\[\]（）【】\"'`，。；、|,]|,(?=\d|[^\s<>()\[\]（）【】\"'`，。；、|,]*[/?=&#]))+"
+    r"https?://(?:[^\s<>()\[\]{}（）【】\"'`，。；、|,]|,(?=\d|[^\s<>()\[\]{}（）【】\"'`，。；、|,]*[/?=&#]))+"
 )
 
 
@@ -27,6 +28,9 @@ _RULED_TITLE = re.compile(r"^\s*([━─═—])\1{1,}[ \t]*(?P<title>[^\s━─
 
 
 _RULE_CHARS = frozenset("━─═=-~*_—# \t")
+#: a counter alone on its line (``①``, ``⑵``, ``❸``, ``（4）``): a pasted run of posts or messages parted by their
+#: numbers, each heading its block as a numbered separator does
+_LONE_COUNTER = re.compile(r"^\s*(?P<counter>[\u2460-\u2473\u2474-\u2487\u2776-\u277f]|[（(]\d{1,2}[）)])\s*$")
 
 
 def heading(line: str) -> tuple[int, str] | None:
@@ -40,7 +44,14 @@ def heading(line: str) -> tuple[int, str] | None:
             return 2, counted["counter"]
         if (ruled := _RULED_TITLE.match(line)) is not None:
             return 2, ruled["title"]
+    elif line and len(line.strip()) <= 4 and (lone := _LONE_COUNTER.match(line)) is not None:
+        return 2, lone["counter"]
     return None
+
+
+def lone_counter(text: str) -> bool:
+    """Whether ``text`` is a counter alone (``①``, ``（4）``): a separator's title, no item's."""
+    return _LONE_COUNTER.match(text) is not None
 
 
 def is_heading(text: str) -> bool:

@@ -14,7 +14,7 @@ from .lines import BULLET_ENTRY, TABLE_ROW, TABLE_SEP, heading, is_field_line, p
 
 def to_markdown(lines: list[str]) -> list[str]:
     """The note's lines with every other markup it uses written as Markdown (one line for one line)."""
-    marked = _cards(_plain_markup(_directives(_boxes(_shell_comments(_org(_notebook(lines)))))))
+    marked = _cards(_plain_markup(_directives(_boxes(_shell_comments(_wiki(_org(_notebook(lines))))))))
     return _transposed_tables(_callouts(_outline_root(_toggles(marked))))
 
 
@@ -331,6 +331,23 @@ def _org(lines: list[str]) -> list[str]:
             out[i] = ""
         elif field := _ORG_PROPERTY.match(line):
             out[i] = field["indent"] + field["name"] + ":" + (field["value"] or "")
+    return out
+
+
+#: a MediaWiki heading (``== 新方法：LogProbe ==``, ``=== Notes ===``): as many ``=`` after it as before
+_WIKI_HEADING = re.compile(r"^(?P<marks>={2,6})[ \t]*(?P<title>[^=\s](?:.*?[^=\s])?)[ \t]*(?P=marks)[ \t]*$")
+
+
+def _wiki(lines: list[str]) -> list[str]:
+    """The note's lines as Markdown when it is a wiki page's source (two or more MediaWiki headings): a heading of
+    ``==`` is a heading a level below the page's title (``== LogProbe ==`` is ``## LogProbe``). One line for one
+    line; the rest stays as written."""
+    found = [(i, m) for i, line in enumerate(lines) if line.startswith("==") and (m := _WIKI_HEADING.match(line))]
+    if len(found) < 2:
+        return lines
+    out = list(lines)
+    for i, m in found:
+        out[i] = "#" * len(m["marks"]) + " " + m["title"]
     return out
 
 

@@ -47,6 +47,7 @@ from .lines import (
     URL_RE,
     heading,
     is_field_line,
+    lone_counter,
     points_at,
     table_cells,
 )
@@ -587,7 +588,8 @@ def _heading_spans(lines: list[str]) -> list[_Span]:
         end = closes.get(i, len(lines))
         if n + 1 < len(chosen):
             end = min(end, chosen[n + 1][0])
-        spans.append(_Span(_body_title(lines, i, end) if url_only(title) else title, i, end))
+        # a heading that is only a link, or only a counter (``①`` over a pasted post), is titled by its body
+        spans.append(_Span(_body_title(lines, i, end) if url_only(title) or lone_counter(title) else title, i, end))
     return spans
 
 
@@ -600,14 +602,21 @@ def _body_title(lines: list[str], i: int, end: int) -> str:
     return quoted.group(1) if quoted else sentence_head(first) if first else lines[i]
 
 
+#: a web address written without its scheme, as a slide or a chat shows it (``arxiv.org/abs/2708.04417``,
+#: ``github.com/npk-lab/npukv``): a host under a common top-level domain, then a path. It points at the item as a URL
+#: does (the structure whose items hold such pointers is the note's), though it is no URL of the item's
+_BARE_ADDRESS = re.compile(r"(?<![\w./@:-])(?:[a-z0-9-]+\.)+(?:org|com|io|ai|net|dev|co|cn|edu)/[\w\-./%?=&#~]+")
+
+
 class _UrlLines:
-    """Which lines hold a URL, and whether a run of lines does, in O(1) (a URL never spans a line break)."""
+    """Which lines hold a URL (or an address without its scheme), and whether a run of lines does, in O(1) (a URL
+    never spans a line break)."""
 
     def __init__(self, lines: list[str]) -> None:
         self.before = before = [0]
         total = 0
         for line in lines:
-            if URL_RE.search(line):
+            if URL_RE.search(line) or ("/" in line and _BARE_ADDRESS.search(line)):
                 total += 1
             before.append(total)
         self.offset, self.size = 0, len(lines)
@@ -643,8 +652,9 @@ class _UrlLines:
 _STATUS_BOX = re.compile(r"^\[(?:[xX ]|[^\w\s\]])?\]\s+")
 
 
-#: an arXiv id as a line's pointer, maybe labelled (``arXiv:2702.11460``, ``2702.11460``)
-_ID_LEAD = r"(?:arxiv\s*[:：]?\s*)?\d{4}\.\d{4,5}(?!\d)"
+#: an arXiv id as a line's pointer, maybe labelled (``arXiv:2702.11460``, ``2702.11460``) or as its page's address
+#: written without a scheme (``arxiv.org/abs/2708.04417``, as a slide shows it)
+_ID_LEAD = r"(?:arxiv\s*[:：]?\s*|arxiv\.org/(?:abs|pdf)/)?\d{4}\.\d{4,5}(?!\d)"
 #: a line that opens with an arXiv id (``arXiv:2702.11460 · https://…``): a section's pointer line
 _ID_LINE = re.compile(rf"^\s*{_ID_LEAD}", re.I)
 #: a list item's line that opens with an arXiv id (``- arXiv:2702.03318 — *ThermoCap …*``): its pointer
@@ -1398,6 +1408,8 @@ def _spans_of(lines: list[str]) -> list[_Span]:
         lambda: _task_spans(lines, headed),
         lambda: _sign_line_spans(lines),
         lambda: _todo_spans(lines),
+        lambda: _bibtex_spans(lines),
+        lambda: _record_spans(lines),
         lambda: _tagged_paragraph_spans(lines),
         lambda: _session_spans(lines),
         lambda: _link_paragraph_spans(lines),
@@ -1426,6 +1438,74 @@ def _todo_spans(lines: list[str]) -> list[_Span]:
         words = " ".join(URL_RE.sub(" ", _TODO_TAGS.sub(" ", m["rest"])).split())
         link = URL_RE.search(m["rest"])  # a task that is only a link is titled by it
         spans.append(_Span(sentence_head(words) or (link.group(0) if link else m["rest"]), i, i + 1, "todo"))
+    return spans
+
+
+def _opened_runs(lines: list[str], opener: re.Pattern[str]) -> list[tuple[int, int]]:
+    """Each run of ``lines`` from a line ``opener`` matches to the next one (the last to the end), when two or more
+    lines open one: an export's entries or records, one per item."""
+    starts = [i for i, line in enumerate(lines) if opener.match(line)]
+    if len(starts) < 2:
+        return []
+    return list(zip(starts, [*starts[1:], len(lines)], strict=True))
+
+
+#: a BibTeX entry's first line (``@Article{Zhao2027npukv,``): its type and citation key
+_BIB_ENTRY = re.compile(r"^\s*@(?P<type>[A-Za-z]+)\s*\{\s*(?P<key>[^,\s{}]+)\s*,")
+#: an entry's title field on one line (``title = {{NPU-Paged KV}: Keeping the {KV} Cache …},``)
+_BIB_TITLE = re.compile(r"^\s*title\s*=\s*[{\"](?P<title>.*)[}\"]\s*,?\s*$", re.I)
+
+
+def _bibtex_spans(lines: list[str]) -> list[_Span]:
+    """A reference manager's BibTeX export pasted in (``@Article{key,`` over ``field = {value},`` lines): each entry
+    an item, to its closing brace, titled by its ``title`` field without the braces that keep its capitals, or by its
+    citation key when it has none. Its fields stay in its text: the writer's ``comment`` says how far it was read."""
+    spans = []
+    for start, limit in _opened_runs(lines, _BIB_ENTRY):
+        end, depth = limit, 0
+        for i in range(start, limit):
+            depth += lines[i].count("{") - lines[i].count("}")
+            if depth <= 0:
+                end = i + 1
+                break
+        title = _BIB_ENTRY.match(lines[start])["key"]  # type: ignore[index]
+        for i in range(start + 1, end):
+            if (m := _BIB_TITLE.match(lines[i])) is not None:
+                title = " ".join(m["title"].replace("{", "").replace("}", "").split()) or title
+                break
+        spans.append(_Span(title, start, end, "bibtex"))
+    return spans
+
+
+#: a record of a query's output in expanded display (psql's ``\\x``: ``-[ RECORD 3 ]------``)
+_RECORD_HEAD = re.compile(r"^\s*-\[ RECORD \d+ \]-*\s*$")
+#: a column of a record: its name, a bar, its value; a value wrapped over lines goes on under an empty name, each
+#: line but its last closed by ``+``
+_RECORD_COLUMN = re.compile(r"^\s*(?P<name>[^|\s][^|]*?)?\s*\|\s?(?P<value>.*?)\s*\+?\s*$")
+
+
+def _record_spans(lines: list[str]) -> list[_Span]:
+    """A query's rows pasted in expanded display (``-[ RECORD 1 ]---`` over ``title | …`` lines): a table turned on
+    its side. Each record is an item, its columns read by what their names mean as a table's header cells are: its
+    title column titles it, its check column (``depth | abstract``) says how far it was read, its other values are
+    what it says."""
+    spans = []
+    for start, end in _opened_runs(lines, _RECORD_HEAD):
+        values: dict[str, list[str]] = {}
+        name = ""
+        for i in range(start + 1, end):
+            if (m := _RECORD_COLUMN.match(lines[i])) is None:
+                end = i  # the query's output ends (its closing fence, the writer's next words)
+                break
+            name = (m["name"] or name).strip()
+            values.setdefault(name, []).append(m["value"])
+        meaning = {col: lexicon().column_meaning(col) for col in values}
+        said = {col: " ".join(" ".join(v).split()) for col, v in values.items()}
+        title = next((said[c] for c, what in meaning.items() if what == "title" and said[c]), "")
+        check = next((said[c] for c, what in meaning.items() if what == "check" and said[c]), None)
+        url = next((said[c] for c, what in meaning.items() if what == "url" and said[c]), "")
+        other = tuple(v for c, v in said.items() if v and meaning[c] not in ("title", "check", "url", "number"))
+        spans.append(_Span(title or url or lines[start].strip(), start, end, "record", check, other))
     return spans
 
 
@@ -2226,6 +2306,8 @@ def make_item(
         own_words(text, writer_of(material)), ctx, number, check_cell, legend_free=legend_free, position=index
     )
     urls = list(dict.fromkeys([*(u.rstrip(".,;:)") for u in URL_RE.findall(text)), *cited]))
+    if not urls and "/" in text:  # an address written without its scheme, as written (``github.com/acme/router``)
+        urls = [m.group(0).rstrip(".,;:") for m in _BARE_ADDRESS.finditer(text)]
     return NoteItem(
         material=material,
         index=index,

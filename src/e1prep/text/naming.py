@@ -13,8 +13,8 @@ def norm_name(name: str) -> str:
 
 
 #: a GitHub URL: owner, repository, and the issue or pull-request number when it names one
-_GITHUB = re.compile(r"https?://(?:www\.)?github\.com/([\w.\-]+)/([\w.\-]+)(?:/(?:issues|pull)/(\d+))?")
-_GITHUB_ROOT = re.compile(r"https?://(?:www\.)?github\.com/([\w.\-]+)/([\w.\-]+?)(?:\.git)?/?")
+_GITHUB = re.compile(r"(?:https?://)?(?:www\.)?github\.com/([\w.\-]+)/([\w.\-]+)(?:/(?:issues|pull)/(\d+))?")
+_GITHUB_ROOT = re.compile(r"(?:https?://)?(?:www\.)?github\.com/([\w.\-]+)/([\w.\-]+?)(?:\.git)?/?")
 
 
 def github_repo(url: str, *, root_only: bool = False) -> tuple[str, str] | None:

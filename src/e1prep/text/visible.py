@@ -32,15 +32,23 @@ _HIDDEN = re.compile(
 )
 
 
+#: a Marp slide deck: front matter that says ``marp: true``. Marp shows a comment that is no directive to the
+#: presenter beside its slide (its speaker notes): the writer's own words, read as such
+_MARP = re.compile(r"\A---[ \t]*\n(?:(?!---)[^\n]*\n)*?marp[ \t]*:[ \t]*true[ \t]*\n")
+#: a Marp directive in a comment (``<!-- _class: lead -->``, ``<!-- paginate: false -->``): the deck's settings
+_DIRECTIVE = re.compile(r"<!--\s*_?[\w-]+\s*:[^\n]*?-->")
+
+
 @dataclass(frozen=True)
 class Hidden:
-    """What :func:`without_hidden` took out: counts for the material's warning."""
+    """What :func:`without_hidden` took out, and the speaker notes it kept: counts for the material's warning."""
 
     comments: int = 0
     characters: int = 0
+    notes: int = 0
 
     def __bool__(self) -> bool:
-        return bool(self.comments or self.characters)
+        return bool(self.comments or self.characters or self.notes)
 
     def describe(self) -> str:
         parts = []
@@ -48,19 +56,31 @@ class Hidden:
             parts.append(f"{self.comments} HTML comment(s)")
         if self.characters:
             parts.append(f"{self.characters} invisible format character(s)")
-        return " and ".join(parts) + " removed: a reader of the rendered note never sees them"
+        said = " and ".join(parts) + " removed: a reader of the rendered note never sees them" if parts else ""
+        kept = f"{self.notes} speaker note(s) of a Marp deck read as the writer's text" if self.notes else ""
+        return "; ".join(x for x in (said, kept) if x)
 
 
 def without_hidden(text: str) -> tuple[str, Hidden]:
-    """``text`` with HTML comments blanked (their line breaks kept) and invisible format characters removed."""
-    comments = 0
+    """``text`` with HTML comments blanked (their line breaks kept) and invisible format characters removed; in a
+    Marp deck, a comment that is no directive is a speaker note: its words stay, its ``<!--`` and ``-->`` go."""
+    comments = notes = 0
     if "<!--" in text:
-        comments = len(_COMMENT.findall(text))
-        text = _COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+        deck = _MARP.match(text) is not None
+
+        def blank(m: re.Match[str]) -> str:
+            nonlocal comments, notes
+            if deck and not _DIRECTIVE.fullmatch(m.group(0)) and m.group(0).endswith("-->"):
+                notes += 1
+                return "    " + m.group(0)[4:-3] + "   "  # the same columns: quotes stay verbatim
+            comments += 1
+            return "\n" * m.group(0).count("\n")
+
+        text = _COMMENT.sub(blank, text)
     characters = 0
     if not text.isascii():
         text, characters = _HIDDEN.subn("", text)
-    return text, Hidden(comments, characters)
+    return text, Hidden(comments, characters, notes)
 
 
 _UNSEEN_IN_SYMBOLS = re.compile(r"\*\*|~~|[\u200d\ufe00-\ufe0f\U000e0100-\U000e01ef]|" + _HIDDEN.pattern)

@@ -1,0 +1,260 @@
+"""Mechanisms the eighth session's other-hand trio (held-out l4, m4, n4) exposed, each tested on both sides with
+notes written here, not copied from those cases: a reference manager's BibTeX export, a Marp deck's speaker notes,
+a maker's page quoted on its own product, and someone named as the agent of a passive."""
+
+from __future__ import annotations
+
+from e1prep.brief.models import EvidenceLevel
+from e1prep.read import markers, notes
+from e1prep.read.lines import URL_RE
+from e1prep.text import visible
+
+
+def _items(text: str) -> list[notes.NoteItem]:
+    return notes.split_note("inbox/x/note.md", text)
+
+
+# --- BibTeX ------------------------------------------------------------------------------------------------
+
+BIB = """exported from my library tonight
+
+```bibtex
+@Article{lin2027quill,
+  author     = {Lin, Mei and Okoro, Ada},
+  title      = {{QuillNet}: Sparse Routing for {GNN} Serving},
+  year       = {2027},
+  url        = {https://arxiv.org/abs/2709.01234},
+  readstatus = {skimmed},
+  comment    = {Intro and Table 1 only. The router is the contribution.},
+}
+
+@Misc{blogpost0902,
+  url     = {https://example.org/posts/graph-serving},
+  comment = {read the whole post, nothing new},
+}
+```
+"""
+
+
+def test_each_entry_of_a_bibtex_export_is_an_item_titled_by_its_title_field() -> None:
+    items = _items(BIB)
+    assert [i.title for i in items] == ["QuillNet: Sparse Routing for GNN Serving", "blogpost0902"]
+    quill, post = items
+    # the URL stops at the field's closing brace; the writer's comment says how far each was read
+    assert quill.urls == ["https://arxiv.org/abs/2709.01234"]
+    assert quill.evidence == EvidenceLevel.partial
+    assert post.evidence == EvidenceLevel.verified
+    assert (quill.line_start, quill.line_end) == (4, 11)
+
+
+def test_one_entry_or_an_at_sign_in_prose_is_no_export() -> None:
+    # one entry alone is read as the other layouts read it; an address in prose opens nothing
+    one = BIB.split("@Misc")[0] + "```\n"
+    assert [i.recogniser for i in _items(one)] != ["bibtex"]
+    prose = "# n\n\n@lin said {this} is fine, see https://example.org/a\n\n@ada agreed: https://example.org/b\n"
+    assert all(i.recogniser != "bibtex" for i in _items(prose))
+
+
+def test_a_brace_ends_a_url_and_nothing_else_does_newly() -> None:
+    assert URL_RE.findall("url = {https://arxiv.org/abs/2709.01234},") == ["https://arxiv.org/abs/2709.01234"]
+    assert URL_RE.findall("see https://example.org/a,b/c?x=1") == ["https://example.org/a,b/c?x=1"]
+
+
+# --- a Marp deck's speaker notes -----------------------------------------------------------------------------
+
+DECK = """---
+marp: true
+paginate: true
+---
+
+<!-- _class: lead -->
+
+## QuillNet
+
+<!--
+read it all, appendix too. goes into our serving section.
+-->
+"""
+
+
+def test_a_marp_decks_speaker_notes_are_the_writers_text_and_its_directives_are_not() -> None:
+    text, hidden = visible.without_hidden(DECK)
+    assert "read it all, appendix too." in text
+    assert "_class" not in text and "<!--" not in text and "-->" not in text
+    assert (hidden.notes, hidden.comments) == (1, 1)
+    assert "speaker note" in hidden.describe()
+    # columns stay: the note's line is the one the file has, less its comment marks
+    assert text.split("\n")[10] == DECK.split("\n")[10]
+
+
+def test_a_comment_outside_a_marp_deck_is_still_hidden() -> None:
+    plain = DECK.replace("marp: true", "title: slides")
+    text, hidden = visible.without_hidden(plain)
+    assert "read it all" not in text
+    assert (hidden.notes, hidden.comments) == (0, 2)
+    # nor does a deck's front matter that only mentions marp make one
+    text, _ = visible.without_hidden(DECK.replace("marp: true", "tool: marp"))
+    assert "read it all" not in text
+
+
+# --- a maker's page quoted on its own product ----------------------------------------------------------------
+
+
+def _kinds(text: str) -> set[str]:
+    return {h.marker.kind for h in markers.find(text)}
+
+
+def test_a_quotation_from_a_products_own_release_notes_is_its_makers_claim() -> None:
+    assert "vendor" in _kinds('Expected: release notes: "up to 1.3x faster decode vs 8-bit KV"')
+    assert "vendor" in _kinds("the README says “2x faster than llama.cpp”")
+    # reading those pages is no claim, and a section the README names in quotes is none either
+    assert "vendor" not in _kinds("Docs read: release notes in full")
+    assert "vendor" not in _kinds('followed the README "Quick start" section, it works')
+
+
+def test_someone_named_as_the_agent_of_a_passive_relays_nothing() -> None:
+    assert "relay" not in _kinds("Read all of it. Our open question, answered by somebody else.")
+    assert "relay" in _kinds("somebody in the group said the numbers hold")
+    assert "relay" in _kinds("someone else checked the table")
+
+
+SLIDES = """# Friday picks
+
+## QuillNet
+arxiv.org/abs/2709.01234
+
+- sparse routing for serving
+
+---
+
+## Router
+github.com/acme/router
+
+- a cache-aware router
+
+---
+
+## Discussion
+
+1. QuillNet: new family or not?
+2. is the router's cache hit rate real?
+3. who presents next week?
+"""
+
+
+def test_slides_headed_over_an_address_without_its_scheme_are_the_items() -> None:
+    """Held-out m4's deck wrote ``arxiv.org/abs/…`` under each slide's title: with no URL anywhere, its closing list
+    of questions had been read as the items."""
+    assert [i.title for i in _items(SLIDES)] == ["QuillNet", "Router"]
+
+
+def test_a_file_name_or_a_version_is_no_address() -> None:
+    bare = notes._BARE_ADDRESS
+    assert bare.search("see llama.cpp/ggml and model.safetensors/ for it") is None
+    assert bare.search("v0.6.0/notes and a/b/c") is None
+    assert bare.search("(huggingface.co/acme/quill-7b)").group(0) == "huggingface.co/acme/quill-7b"  # type: ignore[union-attr]
+
+
+# --- posts parted by their counters, a query's records, a wiki page ----------------------------------------------
+
+REPOSTS = """saved reposts, my comment first
+
+①
+read the README from top to bottom, haven't installed it. an OpenAI-compatible server on the phone.
+> @dev：weekend project pocketserve github.com/acme/pocketserve
+
+②
+no source, no picture, just hearsay
+> @someone：a new phone runs 7B at 48 tok/s
+"""
+
+
+def test_posts_parted_by_a_counter_alone_on_its_line_are_items_titled_by_their_text() -> None:
+    """Held-out l4's reposts were parted by ``①`` lines: the whole note was one item. Each counter heads its post;
+    the counter is no title, and an address written without its scheme points at the item."""
+    items = _items(REPOSTS)
+    assert items[0].title.startswith("read the README from top to bottom")
+    assert items[0].urls == ["github.com/acme/pocketserve"]
+    # a counter inside a line, or a counter with words after it, heads nothing
+    assert notes.heading("① read the README") is None
+    assert notes.heading("see (3) below") is None
+    assert notes.heading("（3）") == (2, "（3）")
+
+
+RECORDS = """today's rows from my reads table. depth = full / abstract / title
+
+```
+reads=# select id, title, url, depth, note from reads;
+-[ RECORD 1 ]--------------------------------
+id    | 11
+title | QuillNet: Sparse Routing for GNN Serving
+url   | https://arxiv.org/abs/2709.01234
+depth | abstract
+note  | routing table only, no numbers we can +
+      | use yet
+-[ RECORD 2 ]--------------------------------
+id    | 12
+title | Router Bench
+url   | https://example.org/router-bench
+depth | full
+note  | the whole post, nothing new for us
+```
+"""
+
+
+def test_a_querys_records_in_expanded_display_are_items_read_as_a_tables_rows() -> None:
+    """Held-out n4 pasted psql's ``\\x`` output: one item for the whole note. Each record is a row turned on its side:
+    its ``title`` titles it, its ``depth`` is its check, a value wrapped with ``+`` is one value."""
+    quill, bench = _items(RECORDS)
+    assert (quill.title, quill.recogniser, quill.check_cell) == (
+        "QuillNet: Sparse Routing for GNN Serving",
+        "record",
+        "abstract",
+    )
+    assert quill.evidence == EvidenceLevel.summary
+    assert "routing table only, no numbers we can use yet" in quill.cells
+    assert bench.urls == ["https://example.org/router-bench"]
+    # one record alone is no export of a table, and a line of bars is no record
+    assert all(i.recogniser != "record" for i in _items(RECORDS.split("-[ RECORD 2")[0] + "```\n"))
+
+
+WIKI = """copied from the team wiki's talk page
+
+<pre>
+== New method: LogProbe ==
+'''LogProbe''', [https://arxiv.org/abs/2708.01166 arXiv:2708.01166]. read the whole paper; haven't run their code.
+: +1, agreed. --[[User:Dmitri|Dmitri]]
+
+== LiveBench leak? ==
+a search result only: https://example.org/q/1
+</pre>
+"""
+
+
+def test_a_wiki_pages_headings_part_its_threads() -> None:
+    items = _items(WIKI)
+    assert [i.title for i in items] == ["New method: LogProbe", "LiveBench leak?"]
+    assert items[0].evidence == EvidenceLevel.verified
+    # one ``==`` line, or a line of ``=`` signs under a title, is no wiki page
+    assert [i.recogniser for i in _items("# n\n\na == b ==\n\nhttps://example.org/x read in full\n")] != ["heading"] * 2
+
+
+def test_not_yet_running_or_installing_leaves_the_reading_as_it_was() -> None:
+    from e1prep.read.evidence import read_remark
+
+    assert read_remark("全文读完了，附录也看了；作者的代码还没跑。").level == EvidenceLevel.verified
+    assert read_remark("README 从头看到尾了，还没装。").level == EvidenceLevel.verified
+    assert read_remark("还没看").level == EvidenceLevel.unverified
+    assert read_remark("正文还没读完").level == EvidenceLevel.unverified
+
+
+def test_pages_counted_against_the_whole_are_a_part_read() -> None:
+    from e1prep.read.evidence import read_remark
+
+    assert read_remark("pp. 1–9 of 23 (main text to the end of §4)").level == EvidenceLevel.partial
+    sheet = (
+        "**QuillNet: Sparse Routing**\narxiv.org/abs/2709.01234 · pp. 1–9 of 23\n\n"
+        "| cue | notes |\n|---|---|\n| beats it? | yes |\n"
+    )
+    (item,) = _items("# sheets\n\n" + sheet + "\n---\n\n**Other**\nexample.org/x/y · whole post\n")[:1]
+    assert item.evidence == EvidenceLevel.partial  # the cue column's question hedges no reading
