@@ -4,6 +4,8 @@ a maker's page quoted on its own product, and someone named as the agent of a pa
 
 from __future__ import annotations
 
+import json
+
 from e1prep.brief.models import EvidenceLevel
 from e1prep.read import markers, notes
 from e1prep.read.lines import URL_RE
@@ -258,3 +260,100 @@ def test_pages_counted_against_the_whole_are_a_part_read() -> None:
     )
     (item,) = _items("# sheets\n\n" + sheet + "\n---\n\n**Other**\nexample.org/x/y · whole post\n")[:1]
     assert item.evidence == EvidenceLevel.partial  # the cue column's question hedges no reading
+
+
+# --- the second trio (held-out o4, p4, q4): JSON lines, a legend after a preamble, AsciiDoc ----------------------
+
+_RECORDS = [
+    {
+        "id": "a1",
+        "title": "ForgetBench: Do Agents Forget What They Are Told to Forget?",
+        "url": "https://arxiv.org/abs/2709.00871",
+        "reading_progress": 1.0,
+        "notes": "read the whole thing incl. appendix B.",
+    },
+    {
+        "id": "a2",
+        "title": None,
+        "site_name": "openreview.net",
+        "url": "https://openreview.net/forum?id=q7TzRkM2xP",
+        "notes": "never loaded, timeout, so no title.",
+    },
+    {
+        "ts": "2027-08-26T21:14",
+        "url": "https://arxiv.org/abs/2708.01893",
+        "t": "Lumen: Attributing Energy to Kernels",
+        "lvl": "abs",
+        "v": "abstract page only",
+    },
+]
+JSONL = (
+    'reader export, my comments in "notes"\n\n```jsonl\n' + "".join(json.dumps(r) + "\n" for r in _RECORDS) + "```\n"
+)
+
+
+def test_each_json_object_of_an_export_is_an_item_read_by_its_values() -> None:
+    """Held-out q4 and o4 pasted exports one JSON object a line: each object is an item, its keys read as a table's
+    header cells are (``title``, ``t``; ``url``; ``lvl``), and its reading made of the writer's values: the quotes are
+    JSON's, and the source's own title asks nothing (``…Forget?`` is no hedge)."""
+    forget, nameless, lumen = _items(JSONL)
+    assert forget.title.startswith("ForgetBench") and forget.recogniser == "jsonl"
+    assert forget.evidence == EvidenceLevel.verified
+    assert forget.urls == ["https://arxiv.org/abs/2709.00871"]
+    assert nameless.title == "openreview.net"  # no title: the next field that names it
+    assert (lumen.title, lumen.check_cell) == ("Lumen: Attributing Energy to Kernels", "abs")
+    assert "?" not in forget.said and "read the whole thing" in forget.said
+
+
+def test_a_line_of_braces_that_is_no_json_object_is_no_export_item() -> None:
+    text = '# n\n\n{not json} see https://example.org/a\n\n{"only": "one object"} https://example.org/b\n'
+    assert all(i.recogniser != "jsonl" for i in _items(text))
+    assert notes.json_values("{not json}") == "{not json}"
+
+
+def test_the_verifier_reads_a_json_items_level_from_its_values() -> None:
+    """Without it the verifier's plain rule read the raw line, found the title's question mark and capped every
+    number of a fully read item (q4: five repairs)."""
+    from e1prep.read.markers import plain_level
+
+    (forget, *_) = _items(JSONL)
+    assert plain_level(forget.said, forget.legend, scoped=True) == EvidenceLevel.verified
+
+
+def test_a_legend_that_follows_a_sentence_in_brackets_is_the_notes_legend() -> None:
+    """Held-out o4's recognised notebook page opened with ``（…拍照转文字。√√ 读完　√ 只看摘要　○ 没点开）``."""
+    from e1prep.read.evidence import parse_legend
+
+    line = "（早上在本子上写的，拍照转文字。√√ 读完　√ 只看摘要　○ 没点开　？听来的）"
+    legend = parse_legend([line], unlabelled={0})
+    assert legend["√√"].level == EvidenceLevel.verified
+    assert legend["√"].level == EvidenceLevel.summary
+    assert "○" in legend and legend["○"].level == EvidenceLevel.unverified
+    # one sentence with signs in it is no legend
+    assert parse_legend(["（今天 ○ 号线停运，晚到。）"], unlabelled={0}) == {}
+
+
+ADOC = """= Edge compilers — what I read
+Ines <ines@>
+:toc!:
+
+== IREE 3.7 release notes
+
+link:https://github.com/iree-org/iree/releases/tag/v3.7.0[iree v3.7.0]
+
+Depth:: read the release notes in full
+
+== Ansor, again
+
+link:https://arxiv.org/abs/2006.06762[arXiv:2006.06762]
+
+Depth:: abstract only
+"""
+
+
+def test_an_asciidoc_documents_section_titles_are_its_items_headings() -> None:
+    items = _items(ADOC)
+    assert [i.title for i in items] == ["IREE 3.7 release notes", "Ansor, again"]
+    assert [i.evidence for i in items] == [EvidenceLevel.verified, EvidenceLevel.summary]
+    # ``==`` lines without a document title ``= …`` first are no AsciiDoc sections
+    assert all(i.title != "IREE 3.7 release notes" for i in _items(ADOC.split("\n", 1)[1]))

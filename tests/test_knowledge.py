@@ -225,6 +225,11 @@ EXTENDED = {
         "## RT · 运行时\n### rt.01 llama.cpp\n## OQ · 开放问题\n",
         ["§HW", "§hw.01", "§hw.02", "§RT", "§rt.01", "§OQ"],
     ),
+    # held-out p4: the design-make-test-analyse cycle's letters, each section a circled number
+    "a letter, then a circled number": (
+        "## D 设计\n### D① 结构预测\n### D② 生成\n## T 测试\n### T① ADMET\n",
+        ["§D", "§D①", "§D②", "§T", "§T①"],
+    ),
     "a Roman numeral, then a hyphen and a letter": (
         "## 0 读法\n## I 形式化证明\n### I-a 证明器\n### I-c 自动形式化\n## III 工具\n### III-b 复现\n## IV 开放问题\n",
         ["§0", "§I", "§I-a", "§I-c", "§III", "§III-b", "§IV"],
@@ -323,6 +328,7 @@ def test_a_counter_that_no_sibling_numbers_so_is_a_title() -> None:
         ("§贰·4（图基础模型）", "§贰·4"),
         ("§叁", "§叁"),
         ("§ev.02 发热", "§ev.02"),
+        ("§D③ 对接", "§D③"),
     ],
 )
 def test_a_section_id_is_read_as_the_document_numbers_it(written: str, sid: str) -> None:

@@ -27,6 +27,7 @@ _GREEK = "αβγδεζηθικλμνξοπρστυφχψω"
 #: sign is group 1
 SECTION_ID = (
     rf"[§¶]\s*((?:[A-Z]{{1,4}}[.\-:]?|[a-z]{{2,4}}[.\-:]?(?=\d)|[{_STEMS}][-·]?)?\d+(?:\.\d+)*(?:-\d+(?![\d.]))?(?:[./]?[a-z](?![A-Za-z0-9])|\([a-z]\))?"
+    rf"|[A-Z]{{1,4}}[\u2460-\u2473]"
     rf"|[IVX]{{1,4}}(?:-(?:[a-z]|\d+)|\([a-z]\))?(?![A-Za-z0-9])|[A-Z](?:/(?:[ivx]{{1,4}}|\d+))?(?![A-Za-z0-9])"
     rf"|[{_STEMS}](?![\-·\d]))"
 )
@@ -51,14 +52,14 @@ _LETTERED_NUM = re.compile(
 #: number only where it extends its parent heading's or is extended by its children's (:func:`extended`)
 _COUNTER = re.compile(
     rf"^(?:(?P<open>[\[【])\s*)?(?P<n>(?:[A-Z]{{1,4}}|[a-z]{{2,4}}(?=[.\-/:]?\d)|[IVX]{{1,4}}|[{_STEMS}])"
-    r"(?:[.\-/:·]?\d+(?:[.\-/]\d+)*)?"
+    r"(?:[.\-/:·]?\d+(?:[.\-/]\d+)*|[\u2460-\u2473])?"
     r"(?:[.\-/]?(?:[ivx]{2,4}|[a-z])|\([a-z]\))?"
     r"|\d+(?:\.\d+)*(?:\.?[a-z]|\([a-z]\))?)(?(open)\s*[\]】]|(?:[.、)｜|·:：—–-]|\s|$))"
 )
 #: what a child's counter adds to its parent's: one more counter (a number, a letter, a small Roman numeral),
-#: maybe after a dot, a hyphen, a slash or a colon, or in brackets (``M3`` → ``M3-1``, ``B`` → ``B/iii``, ``BEN`` →
-#: ``BEN:1``)
-_ONE_MORE = re.compile(r"[.\-/:·]?(?:\d+|[ivx]{2,4}|[a-z])|\([a-z]\)")
+#: maybe after a dot, a hyphen, a slash or a colon, or in brackets, or a circled number (``M3`` → ``M3-1``, ``B`` →
+#: ``B/iii``, ``BEN`` → ``BEN:1``, ``D`` → ``D①``)
+_ONE_MORE = re.compile(r"[.\-/:·]?(?:\d+|[ivx]{2,4}|[a-z])|\([a-z]\)|[\u2460-\u2473]")
 #: a document numbers by extension when at least this many headings extend their parent's counter
 _EXTENSIONS = 2
 

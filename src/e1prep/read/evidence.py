@@ -468,6 +468,19 @@ _LEGEND_LEAD = re.compile(r"^\s*(?:[-*>]\s*)?")
 _KNOWN_LINES = 512
 
 
+#: a line wrapped in brackets (``（…）``, ``(…)``), and where a sentence of it ends
+_WRAPPED = re.compile(r"^\s*[（(](?P<inner>.*)[）)]\s*$")
+_SENTENCE_BREAK = re.compile(r"[。；]|[.;](?=\s)")  # (``？`` and ``!`` may be a legend's signs)
+
+
+def _after_preamble(line: str) -> str | None:
+    """What a line says after its first sentences, its brackets undone (``（拍照转文字。√√ 读完　√ 只看摘要）``:
+    the legend follows a sentence about the note), or None when it has one sentence only."""
+    inner = m["inner"] if (m := _WRAPPED.match(line)) else line
+    parts = _SENTENCE_BREAK.split(inner)
+    return parts[-1].strip() or None if len(parts) > 1 else None
+
+
 def _stating_words(line: str) -> dict[str, Statement]:
     """The words a legend line defines whose description states a reading (``全 = 全文看完``), each read once;
     where a word is defined twice, its last stating definition."""
@@ -533,6 +546,8 @@ def parse_legend(
             legend.update(words)  # a word (Latin, or CJK characters) is never a symbol: the keys do not meet
         elif unlabelled is not None and i in unlabelled and not line.lstrip().startswith("|"):
             found = _line_entries(line, known)
+            if len(found) < 2 and (tail := _after_preamble(line)) is not None:
+                found = _line_entries(tail, known)
             if len(found) >= 2 and sum(1 for st in found.values() if st.words) >= 2:
                 legend.update(found)
             elif "=" in line or "＝" in line:

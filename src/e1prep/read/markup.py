@@ -344,10 +344,30 @@ def _wiki(lines: list[str]) -> list[str]:
     line; the rest stays as written."""
     found = [(i, m) for i, line in enumerate(lines) if line.startswith("==") and (m := _WIKI_HEADING.match(line))]
     if len(found) < 2:
-        return lines
+        return _asciidoc(lines)
     out = list(lines)
     for i, m in found:
         out[i] = "#" * len(m["marks"]) + " " + m["title"]
+    return out
+
+
+#: an AsciiDoc document's title (``= Edge compilers — what I read``) and its section titles (``== IREE 3.7``)
+_ADOC_TITLE = re.compile(r"^=[ \t]+\S")
+_ADOC_HEADING = re.compile(r"^(?P<marks>={2,6})[ \t]+(?P<title>\S.*?)[ \t]*$")
+
+
+def _asciidoc(lines: list[str]) -> list[str]:
+    """The note's lines as Markdown when it is an AsciiDoc document (its first line of text is a title ``= …``): a
+    section title ``== …`` is a heading a level below it. One line for one line."""
+    first = next((line for line in lines if line.strip()), "")
+    if not _ADOC_TITLE.match(first):
+        return lines
+    out = list(lines)
+    for i, line in enumerate(lines):
+        if line.startswith("=") and (m := _ADOC_HEADING.match(line)):
+            out[i] = "#" * len(m["marks"]) + " " + m["title"]
+        elif line is first:
+            out[i] = "# " + line[1:].strip()
     return out
 
 

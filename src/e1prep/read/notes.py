@@ -5,6 +5,7 @@ from __future__ import annotations
 import bisect
 import csv
 import functools
+import json
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -146,6 +147,12 @@ class NoteItem:
     @property
     def url(self) -> str | None:
         return self.urls[0] if self.urls else None
+
+    @property
+    def said(self) -> str:
+        """The words a reading of the item is made of: its text, or a JSON object's values less the source's own
+        title and address (its quotes are the format's, and ``"title": "Do Agents Forget?"`` asks nothing)."""
+        return json_values(self.text) if self.recogniser == "jsonl" else self.text
 
     @property
     def symbols(self) -> list[str]:
@@ -1410,6 +1417,7 @@ def _spans_of(lines: list[str]) -> list[_Span]:
         lambda: _todo_spans(lines),
         lambda: _bibtex_spans(lines),
         lambda: _record_spans(lines),
+        lambda: _jsonl_spans(lines),
         lambda: _tagged_paragraph_spans(lines),
         lambda: _session_spans(lines),
         lambda: _link_paragraph_spans(lines),
@@ -1499,14 +1507,61 @@ def _record_spans(lines: list[str]) -> list[_Span]:
                 break
             name = (m["name"] or name).strip()
             values.setdefault(name, []).append(m["value"])
-        meaning = {col: lexicon().column_meaning(col) for col in values}
         said = {col: " ".join(" ".join(v).split()) for col, v in values.items()}
-        title = next((said[c] for c, what in meaning.items() if what == "title" and said[c]), "")
-        check = next((said[c] for c, what in meaning.items() if what == "check" and said[c]), None)
-        url = next((said[c] for c, what in meaning.items() if what == "url" and said[c]), "")
-        other = tuple(v for c, v in said.items() if v and meaning[c] not in ("title", "check", "url", "number"))
-        spans.append(_Span(title or url or lines[start].strip(), start, end, "record", check, other))
+        spans.append(_fields_span(said, start, end, "record", lines[start].strip()))
     return spans
+
+
+def _jsonl_spans(lines: list[str]) -> list[_Span]:
+    """A log exported one JSON object a line (a read-later app's, a script's: ``{"title": …, "url": …, "notes": …}``):
+    each object an item, its keys read by what they mean as a table's header cells are. The line stays as written."""
+    found: list[tuple[int, dict[str, object]]] = []
+    for i, line in enumerate(lines):
+        text = line.strip()
+        if text.startswith("{") and text.endswith("}"):
+            try:
+                obj = json.loads(text)
+            except ValueError:
+                continue
+            if isinstance(obj, dict):
+                found.append((i, obj))
+    if len(found) < 2:
+        return []
+    return [_fields_span({str(k): _json_said(v) for k, v in obj.items()}, i, i + 1, "jsonl", "") for i, obj in found]
+
+
+def json_values(line: str) -> str:
+    """A JSON object's line as the writer's words: each value that says something, one a line, less the source's own
+    title and address (``"title": "Do Agents Forget?"`` asks nothing of the reading); ``line`` if it is no object."""
+    try:
+        obj = json.loads(line)
+    except ValueError:
+        return line
+    if not isinstance(obj, dict):
+        return line
+    kept = (v for k, v in obj.items() if lexicon().column_meaning(str(k)) not in ("title", "url"))
+    return "\n".join(said for v in kept if (said := _json_said(v)))
+
+
+def _json_said(value: object) -> str:
+    """A JSON value as words: a string as it is, a list of strings joined, nothing for a number, a flag or a null (a
+    count or a fraction is no words of an item's)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return " ".join(v for v in value if isinstance(v, str))
+    return ""
+
+
+def _fields_span(said: dict[str, str], start: int, end: int, recogniser: str, fallback: str) -> _Span:
+    """An item written as named fields (a record, a JSON object): its title, check, URL and other values by what the
+    fields' names mean (``data/writing.toml`` [columns])."""
+    meaning = {name: lexicon().column_meaning(name) for name in said}
+    title = next((said[n] for n, what in meaning.items() if what == "title" and said[n]), "")
+    check = next((said[n] for n, what in meaning.items() if what == "check" and said[n]), None)
+    url = next((said[n] for n, what in meaning.items() if what == "url" and said[n]), "")
+    other = tuple(v for n, v in said.items() if v and meaning[n] not in ("title", "check", "url", "number"))
+    return _Span(title or url or fallback, start, end, recogniser, check, other)
 
 
 #: a session's line that is the machine's, no words of the writer: a command, or a status code (``200``, ``HTTP/2 403``)
@@ -2302,8 +2357,10 @@ def make_item(
     """One item and what the rules read from it (``legend_free``: see :func:`read_evidence`; ``cited``: the
     URLs of the note's references the item cites, ``[1]``). In a pasted chat only the writer's own messages
     say how far the writer read (``read.chat``)."""
+    # a JSON object's words are its values (``NoteItem.said``)
+    said = json_values(text) if recogniser == "jsonl" else text
     reading = read_evidence(
-        own_words(text, writer_of(material)), ctx, number, check_cell, legend_free=legend_free, position=index
+        own_words(said, writer_of(material)), ctx, number, check_cell, legend_free=legend_free, position=index
     )
     urls = list(dict.fromkeys([*(u.rstrip(".,;:)") for u in URL_RE.findall(text)), *cited]))
     if not urls and "/" in text:  # an address written without its scheme, as written (``github.com/acme/router``)

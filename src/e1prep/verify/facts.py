@@ -225,7 +225,7 @@ class MaterialFacts:
         level = self._item_levels.get(n)
         if level is None:
             item = self.items[n]
-            level = self._item_levels[n] = plain_level(item.text, item.legend, scoped=True)
+            level = self._item_levels[n] = plain_level(item.said, item.legend, scoped=True)
         return self.items[n], level
 
     def line_level(self, n: int) -> EvidenceLevel | None:
@@ -238,6 +238,8 @@ class MaterialFacts:
                 self._line_levels[n] = None
             else:
                 block = self._block(item, self.line_block_starts[n])
+                if self.items[item].recogniser == "jsonl":  # one line: its values are what it says
+                    block = self.items[item].said
                 level = line_level(block, scoped=True) or self.item_level(item)[1]
                 own = block_level(block)  # a hedge or limitation of this bullet's own claim
                 if own is not None:
@@ -253,7 +255,7 @@ class MaterialFacts:
         found = self._item_limits.get(n)
         if found is None:
             item = self.items[n]
-            found = self._item_limits[n] = scoped_limits(item.text, item.legend)
+            found = self._item_limits[n] = scoped_limits(item.said, item.legend)
         return found
 
     def _block(self, n: int, first: int) -> str:
