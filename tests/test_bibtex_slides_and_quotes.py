@@ -357,3 +357,37 @@ def test_an_asciidoc_documents_section_titles_are_its_items_headings() -> None:
     assert [i.evidence for i in items] == [EvidenceLevel.verified, EvidenceLevel.summary]
     # ``==`` lines without a document title ``= …`` first are no AsciiDoc sections
     assert all(i.title != "IREE 3.7 release notes" for i in _items(ADOC.split("\n", 1)[1]))
+
+
+# --- a namesake ------------------------------------------------------------------------------------------------
+
+NAMESAKE_DOC = """# drug-discovery 活文档
+
+## A 分析
+
+### A① 主动学习
+
+Orbit 是组内的主动学习项目，batch 384（2027-07 决定）。
+
+## 附 · arXiv 锚点
+
+- arXiv:2401.00001 — Active learning baselines
+"""
+
+
+def test_a_paper_the_document_does_not_anchor_is_no_recheck_of_its_namesake() -> None:
+    """Held-out p4's ORBIT, a new benchmark (arXiv:2708.07731), shares its name with the document's Orbit, the team's
+    own project: it had been drafted as a recheck. A document that anchors its papers would anchor this one."""
+    from e1prep.kb.knowledge import parse_knowledge
+    from e1prep.read.identity import identify
+
+    doc = parse_knowledge("organized/knowledge/drug-discovery.md", NAMESAKE_DOC)
+    note = "# radar\n\n## ORBIT\n\nhttps://arxiv.org/abs/2708.07731\n\nread in full: a leakage-aware benchmark.\n"
+    (item,) = _items(note)
+    ident = identify(item, doc)
+    assert ident.key == "ORBIT (arXiv:2708.07731)" and not ident.known(item.evidence)
+    # the other side: the document's own anchored paper stays known by its id, and a paper of no id by its name
+    anchored = note.replace("2708.07731", "2401.00001")
+    assert identify(_items(anchored)[0], doc).known(EvidenceLevel.verified)
+    no_id = "# radar\n\n## Orbit\n\nhttps://example.org/orbit\n\nread in full: batch size notes.\n"
+    assert identify(_items(no_id)[0], doc).key == "Orbit"

@@ -132,12 +132,23 @@ def identify(item: NoteItem, doc: KnowledgeDoc) -> Identity:
     repo_hit = next((h for h in hits if "/" not in h.term and h.term in repos and h.hits), None)
     if repo_hit is not None:
         key = repo_hit.term
+    papers = own_arxiv(item)
+    anchored = next((a for a in papers if doc.anchored(a)), None)
+    # (an item whose own link is the paper's: one that links elsewhere first may only cite it)
+    paper = next((a for a in papers if item.url and a in item.url), None)
+    if paper and anchored is None and doc.anchors and any(h.term == key and h.hits for h in hits):
+        # a paper of its own that a document anchoring its papers does not anchor: the name it shares with something
+        # the document holds is a namesake's (``ORBIT`` the new benchmark, ``Orbit`` the team's project); it is
+        # named by its name and its id, which the document does not hold
+        named = f"{key} (arXiv:{paper})"
+        if (found := doc.search(named)).hits == 0:
+            key, hits = named, [found, *hits]
     return Identity(
         key=key,
         hits=hits,
         url_known=bool(item.url and doc.holds_url(item.url)),
         repo_known=repo_hit is not None,
-        anchored=next((a for a in own_arxiv(item) if doc.anchored(a)), None),
+        anchored=anchored,
         recheck=(recheck := said_known(item.text)),
         cites_section=recheck is not None and cites_a_section(_around(item.text, recheck), doc),
     )
