@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+from tests.conftest import MakeKB
+
 from e1prep.brief.models import EvidenceLevel
 from e1prep.read import markers, notes
 from e1prep.read.lines import URL_RE
@@ -391,3 +393,51 @@ def test_a_paper_the_document_does_not_anchor_is_no_recheck_of_its_namesake() ->
     assert identify(_items(anchored)[0], doc).known(EvidenceLevel.verified)
     no_id = "# radar\n\n## Orbit\n\nhttps://example.org/orbit\n\nread in full: batch size notes.\n"
     assert identify(_items(no_id)[0], doc).key == "Orbit"
+
+
+REPO_DOC = """# climate 活文档
+
+## dyn · 动力降尺度
+
+### dyn/1 组内运行
+
+- **Kestrel**：组内的 WRF 3 km 对流解析运行。
+
+## repo · 仓库观察
+
+### repo/1 计数
+
+- NVIDIA/earth2studio：1,200 ⭐（2027-08-01 采集）
+- Ouranosinc/xclim：980 ⭐（2027-08-01 采集）
+"""
+
+REPO_CARD = """---
+repo: kestrel-ai/kestrel
+url: https://github.com/kestrel-ai/kestrel
+stars: 412
+stars_weekly: 40
+---
+# kestrel-ai/kestrel
+
+## Summary
+A diffusion downscaling library for regional climate fields, from 25 km to 1 km.
+"""
+
+
+def test_a_repository_the_document_does_not_list_is_no_recheck_of_its_namesake(make_kb: MakeKB) -> None:
+    """Held-out r4, s4, t4 and n4 each planted a repository named like something their document holds (a paper, the
+    team's own runs, a dataset): each card became a refresh. A document that lists its repositories as ``owner/name``
+    and not this one names another thing by that name; the card is new, keyed by its repository, and the verifier
+    agrees (the document does not hold ``kestrel-ai/kestrel``)."""
+    from e1prep.pipeline import draft_brief
+
+    card = "organized/repo_cards/9002-kestrel-ai-kestrel.md"
+    brief = draft_brief(make_kb({card: REPO_CARD}, knowledge=REPO_DOC))
+    assert [i.key for i in brief.increments] == ["kestrel-ai/kestrel"]
+    assert not brief.refreshes and not brief.rejected
+    assert "another thing of that name" in brief.increments[0].relation or "同名" in brief.increments[0].relation
+    # the other side: a document that lists this repository, or lists none at all, knows it by its name
+    listed = REPO_DOC.replace("Ouranosinc/xclim", "kestrel-ai/kestrel")
+    assert [r.key for r in draft_brief(make_kb({card: REPO_CARD}, knowledge=listed)).refreshes]
+    unlisted = REPO_DOC.split("## repo")[0]
+    assert not draft_brief(make_kb({card: REPO_CARD}, knowledge=unlisted)).increments

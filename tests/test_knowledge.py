@@ -230,6 +230,15 @@ EXTENDED = {
         "## D 设计\n### D① 结构预测\n### D② 生成\n## T 测试\n### T① ADMET\n",
         ["§D", "§D①", "§D②", "§T", "§T①"],
     ),
+    # held-out s4 and t4: a layer's number and a colon, an area code in small letters and a slash
+    "a lettered number, then a colon and a number": (
+        "## L0 导读\n## L1 物理层\n### L1:1 光模块\n### L1:2 光路交换\n## L2 拓扑\n### L2:1 多平面\n",
+        ["§L0", "§L1", "§L1:1", "§L1:2", "§L2", "§L2:1"],
+    ),
+    "a code in small letters, then a slash and a number": (
+        "## map · 怎么读\n## obs · 参考数据\n### obs/1 再分析\n### obs/2 观测\n## gen · 生成式\n### gen/1 GAN\n",
+        ["§map", "§obs", "§obs/1", "§obs/2", "§gen", "§gen/1"],
+    ),
     "a Roman numeral, then a hyphen and a letter": (
         "## 0 读法\n## I 形式化证明\n### I-a 证明器\n### I-c 自动形式化\n## III 工具\n### III-b 复现\n## IV 开放问题\n",
         ["§0", "§I", "§I-a", "§I-c", "§III", "§III-b", "§IV"],
@@ -329,6 +338,8 @@ def test_a_counter_that_no_sibling_numbers_so_is_a_title() -> None:
         ("§叁", "§叁"),
         ("§ev.02 发热", "§ev.02"),
         ("§D③ 对接", "§D③"),
+        ("§L4:4 拥塞", "§L4:4"),
+        ("§gen/2 扩散", "§gen/2"),
     ],
 )
 def test_a_section_id_is_read_as_the_document_numbers_it(written: str, sid: str) -> None:

@@ -226,6 +226,13 @@ class Section:
     end: int
 
 
+#: a repository written as ``owner/name`` (``kestrel-lab/kestrel``): both parts open with a letter (not ``dyn/1``, a
+#: section's id, nor ``P/D``)
+_OWNER_NAME = re.compile(r"(?<![\w./-])[A-Za-z][\w.-]*/[A-Za-z][\w.-]*[A-Za-z0-9](?![\w/-])")
+#: how many repositories a document must list as ``owner/name`` before one it does not list is none of its own
+_LISTED_REPOS = 2
+
+
 @dataclass
 class KnowledgeDoc:
     """A parsed living document."""
@@ -246,6 +253,16 @@ class KnowledgeDoc:
     def holds_url(self, url: str) -> bool:
         """Whether the document's text holds ``url`` verbatim."""
         return url in self.text
+
+    def lists_other_repos(self, repo: str, url: str = "") -> bool:
+        """Whether the document lists repositories as ``owner/name`` (two or more) but neither ``repo`` nor ``url``:
+        where it uses that repository's short name (``Sextant``, a paper), it names another thing."""
+        if url and self.holds_url(url):
+            return False
+        listed = self.memo.get(_OWNER_NAME)
+        if not isinstance(listed, frozenset):
+            listed = self.memo[_OWNER_NAME] = frozenset(m.group(0).lower() for m in _OWNER_NAME.finditer(self.text))
+        return len(listed) >= _LISTED_REPOS and repo.lower() not in listed
 
     @property
     def names(self) -> NameIndex:

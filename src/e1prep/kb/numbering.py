@@ -26,7 +26,7 @@ _GREEK = "αβγδεζηθικλμνξοπρστυφχψω"
 #: ``§BEN:1``); a document that signs its sections with a pilcrow (``¶22``) is read the same; the id without its
 #: sign is group 1
 SECTION_ID = (
-    rf"[§¶]\s*((?:[A-Z]{{1,4}}[.\-:]?|[a-z]{{2,4}}[.\-:]?(?=\d)|[{_STEMS}][-·]?)?\d+(?:\.\d+)*(?:-\d+(?![\d.]))?(?:[./]?[a-z](?![A-Za-z0-9])|\([a-z]\))?"
+    rf"[§¶]\s*((?:[A-Z]{{1,4}}[.\-:]?|[a-z]{{2,4}}[.\-:/]?(?=\d)|[{_STEMS}][-·]?)?\d+(?:\.\d+)*(?:[-:]\d+(?![\d.]))?(?:[./]?[a-z](?![A-Za-z0-9])|\([a-z]\))?"
     rf"|[A-Z]{{1,4}}[\u2460-\u2473]"
     rf"|[IVX]{{1,4}}(?:-(?:[a-z]|\d+)|\([a-z]\))?(?![A-Za-z0-9])|[A-Z](?:/(?:[ivx]{{1,4}}|\d+))?(?![A-Za-z0-9])"
     rf"|[{_STEMS}](?![\-·\d]))"
@@ -46,13 +46,13 @@ _SECTION_NUM = re.compile(
 #: ``A. 读法``): a section number only when the document's sibling headings are lettered so (:func:`_lettering`),
 #: never by the shape alone
 _LETTERED_NUM = re.compile(
-    r"^(?P<letters>[A-Z]{1,2})(?P<n>\.?\d+(?:\.\d+)*(?:-\d+)?)?(?![.\-]?\d)\.?(?:[、)｜|·:：—–-]|\s|$)"
+    r"^(?P<letters>[A-Z]{1,2})(?P<n>\.?\d+(?:\.\d+)*(?:[-:]\d+)?)?(?![.\-:]?\d)\.?(?:[、)｜|·:：—–-]|\s|$)"
 )
 #: a heading's leading counter, whatever its shape (``R5.c``, ``1a``, ``[W]``, ``【A】``, ``W-1``, ``甲-1``): a section
 #: number only where it extends its parent heading's or is extended by its children's (:func:`extended`)
 _COUNTER = re.compile(
-    rf"^(?:(?P<open>[\[【])\s*)?(?P<n>(?:[A-Z]{{1,4}}|[a-z]{{2,4}}(?=[.\-/:]?\d)|[IVX]{{1,4}}|[{_STEMS}])"
-    r"(?:[.\-/:·]?\d+(?:[.\-/]\d+)*|[\u2460-\u2473])?"
+    rf"^(?:(?P<open>[\[【])\s*)?(?P<n>(?:[A-Z]{{1,4}}|[a-z]{{2,4}}(?=[.\-/:]?\d|\s+[·|｜:：—–-])|[IVX]{{1,4}}|[{_STEMS}])"
+    r"(?:[.\-/:·]?\d+(?:[.\-/:]\d+)*|[\u2460-\u2473])?"
     r"(?:[.\-/]?(?:[ivx]{2,4}|[a-z])|\([a-z]\))?"
     r"|\d+(?:\.\d+)*(?:\.?[a-z]|\([a-z]\))?)(?(open)\s*[\]】]|(?:[.、)｜|·:：—–-]|\s|$))"
 )

@@ -495,7 +495,12 @@ class RulesProducer:
         repo = card_repo(material)
         short = repo.split("/")[-1]
         hits = [doc.search(repo), doc.search(short)]
-        if any(h.hits for h in hits):
+        # a document that lists its repositories as ``owner/name`` and not this one names another thing by this
+        # name (``Sextant`` the reading-order paper beside ``sextant-dev/sextant``): the card is new, keyed by its
+        # repository, which the document does not hold
+        url = str(material.front.get("url") or "")
+        namesake = not hits[0].hits and bool(hits[1].hits) and doc.lists_other_repos(repo, url)
+        if any(h.hits for h in hits) and not namesake:
             # known: the count_refresh detector compares the counts the document records; a repository the
             # document names without a count is still a refresh (re-collected, nothing new)
             if not doc_counts(doc, repo):
@@ -525,8 +530,7 @@ class RulesProducer:
         elif index_only(material.body) or short.lower().startswith("awesome"):
             reason = say("rules.index_only")
         if reason:
-            url = str(material.front.get("url") or "") or None
-            excluded.add(short, [material.path], EvidenceLevel.card, reason, url)
+            excluded.add(short, [material.path], EvidenceLevel.card, reason, url or None)
             return
         stars, weekly = material.front.get("stars"), material.front.get("stars_weekly")
         boundary = []
@@ -555,16 +559,19 @@ class RulesProducer:
             # the card says part of its own summary is a claim (``the author's own claim``): not a finding
             boundary.append(say("rules.repo_claim", point=points[0]))
             points = []
+        relation = say.join((say("rules.hits", term=h.term, hits=h.hits) for h in hits), "semi")
+        if namesake:
+            relation += say("rules.card_namesake", name=short, repo=repo)
         out.increments.append(
             Increment(
-                key=short,
+                key=repo if namesake else short,
                 title=repo,
                 sources=[material.path],
                 url=str(material.front.get("url") or "") or None,
                 evidence=EvidenceLevel.card,
                 evidence_note=say("rules.repo_note"),
                 points=points,
-                relation=say.join((say("rules.hits", term=h.term, hits=h.hits) for h in hits), "semi"),
+                relation=relation,
                 doc_hits=hits,
                 section=index.suggest(material.body, repo + " " + summary.partition("\n")[0], [short], say),
                 boundary=boundary,

@@ -128,10 +128,17 @@ def identify(item: NoteItem, doc: KnowledgeDoc) -> Identity:
                 if aside.lower().startswith(lead) and (found := doc.search(aside)).hits:
                     key, hits = aside, [found, *hits]
                     break
+    root = github_repo(item.url or "", root_only=True)
+    owner_name = f"{root[0]}/{root[1]}" if root is not None else ""
+    # its own link is a repository the document, listing its repositories, does not list: the name it shares with
+    # what the document holds is a namesake's (``kestrel-ai/kestrel`` beside the team's own Kestrel runs)
+    namesake = bool(owner_name) and doc.lists_other_repos(owner_name, item.url or "")
     repos = {repo[1] for url in item.urls if (repo := github_repo(url, root_only=True))}
-    repo_hit = next((h for h in hits if "/" not in h.term and h.term in repos and h.hits), None)
+    repo_hit = None if namesake else next((h for h in hits if "/" not in h.term and h.term in repos and h.hits), None)
     if repo_hit is not None:
         key = repo_hit.term
+    if namesake and any(h.term == key and h.hits for h in hits) and (found := doc.search(owner_name)).hits == 0:
+        key, hits = owner_name, [found, *hits]
     papers = own_arxiv(item)
     anchored = next((a for a in papers if doc.anchored(a)), None)
     # (an item whose own link is the paper's: one that links elsewhere first may only cite it)
