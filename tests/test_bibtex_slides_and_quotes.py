@@ -441,3 +441,40 @@ def test_a_repository_the_document_does_not_list_is_no_recheck_of_its_namesake(m
     assert [r.key for r in draft_brief(make_kb({card: REPO_CARD}, knowledge=listed)).refreshes]
     unlisted = REPO_DOC.split("## repo")[0]
     assert not draft_brief(make_kb({card: REPO_CARD}, knowledge=unlisted)).increments
+
+
+CLIPPINGS = """kindle export, today's clippings only
+
+Quill: Sparse Routing (arXiv 2709.01234v1) (Mei Lin)
+- Your Highlight on page 1 | Added on Tuesday, September 7, 2027 7:41:03 AM
+
+The router sends each token to two of eight experts.
+==========
+Quill: Sparse Routing (arXiv 2709.01234v1) (Mei Lin)
+- Your Note on page 4 | Added on Tuesday, September 7, 2027 7:51:36 AM
+
+read up to the end of §4.
+==========
+ChunkSmith: Layout-Aware Chunking (arXiv 2709.00318v1) (Priya Raman)
+- Your Note on page 1 | Added on Tuesday, September 7, 2027 8:13:02 AM
+
+chunking for retrieval → rag, forwarded. intro only.
+==========
+"""
+
+
+def test_an_e_readers_clippings_of_one_title_are_one_item() -> None:
+    """Held-out r4 pasted Kindle's My Clippings: each clipping repeats its book's title over a meta line and ends in
+    ten ``=`` (which CommonMark would read as the passage's underline). The clippings of one title in a row are one
+    item."""
+    quill, chunk = _items(CLIPPINGS)
+    assert quill.title.startswith("Quill: Sparse Routing") and quill.recogniser == "clipping"
+    assert (quill.line_start, quill.line_end) == (3, 12)
+    assert quill.evidence == EvidenceLevel.partial
+    assert chunk.title.startswith("ChunkSmith")
+    # one parting line, or ten ``=`` under a title with no meta lines, is a setext heading as before
+    setext = (
+        "Title one\n==========\n\nbody https://example.org/a\n\nTitle two\n==========\n\nbody https://example.org/b\n"
+    )
+    items = _items(setext)
+    assert items[0].title == "Title one" and all(i.recogniser != "clipping" for i in items)

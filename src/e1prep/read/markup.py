@@ -133,6 +133,20 @@ def _directives(lines: list[str]) -> list[str]:
     return out
 
 
+#: the line that parts an e-reader's clippings (Kindle's ``My Clippings.txt``: ten ``=``), and a clipping's line under
+#: its book's title (``- Your Highlight on page 3 | Added on …``): a clippings file's parts, no underlined titles
+CLIPPING_END = re.compile(r"^={10}\s*$")
+CLIPPING_META = re.compile(r"^-\s+\S.*\|")
+
+
+def _clippings(lines: list[str]) -> bool:
+    """Whether the note is an e-reader's clippings (two or more parting lines and two or more meta lines)."""
+    return (
+        sum(1 for line in lines if line.startswith("=") and CLIPPING_END.match(line)) >= 2
+        and sum(1 for line in lines if line.startswith("-") and CLIPPING_META.match(line)) >= 2
+    )
+
+
 #: a section title's adornment (CommonMark's setext underline, reStructuredText's under- and overline)
 _ADORNMENT = re.compile(r"^([=\-~^\"])\1{2,}\s*$")
 
@@ -172,7 +186,7 @@ def _plain_markup(lines: list[str]) -> list[str]:
                 title = framed.group("title")
                 if not any(word in title.lower() for word in lexicon().mail.get("forward", ())):
                     out[i] = "## " + title
-    if not titles:
+    if not titles or _clippings(lines):  # (a clipping's passage over its parting line is no title)
         return out
     atx = any(heading(line) for line in lines)
     styles: dict[tuple[str, bool], int] = {}

@@ -53,7 +53,7 @@ from .lines import (
     table_cells,
 )
 from .mail import message, postscript, replies
-from .markup import SHELL_PROMPT, to_markdown
+from .markup import CLIPPING_END, CLIPPING_META, SHELL_PROMPT, to_markdown
 from .numbers import identifiers, scan
 from .scope import QUOTED_CLAIM
 
@@ -1418,6 +1418,7 @@ def _spans_of(lines: list[str]) -> list[_Span]:
         lambda: _bibtex_spans(lines),
         lambda: _record_spans(lines),
         lambda: _jsonl_spans(lines),
+        lambda: _clipping_spans(lines),
         lambda: _tagged_paragraph_spans(lines),
         lambda: _session_spans(lines),
         lambda: _link_paragraph_spans(lines),
@@ -1509,6 +1510,33 @@ def _record_spans(lines: list[str]) -> list[_Span]:
             values.setdefault(name, []).append(m["value"])
         said = {col: " ".join(" ".join(v).split()) for col, v in values.items()}
         spans.append(_fields_span(said, start, end, "record", lines[start].strip()))
+    return spans
+
+
+def _clipping_spans(lines: list[str]) -> list[_Span]:
+    """An e-reader's clippings pasted in (each a book's title, a ``- Your Highlight on page N | Added on …`` line, the
+    passage or the reader's note, then ``==========``): the clippings of one title in a row are one item, titled by
+    it; the clippings repeat their title, the item names it once."""
+    ends = [i for i, line in enumerate(lines) if CLIPPING_END.match(line)]
+    if len(ends) < 2:
+        return []
+    clips: list[tuple[int, int, str]] = []
+    start = 0
+    for end in ends:
+        body = [i for i in range(start, end) if lines[i].strip()]
+        # its title is the line right over its meta line (a preamble above the first clipping is no part of it)
+        meta = next((k for k, i in enumerate(body) if CLIPPING_META.match(lines[i])), None)
+        if meta is None or meta == 0:
+            return []
+        first = body[meta - 1]
+        clips.append((first, end + 1, lines[first].strip()))
+        start = end + 1
+    spans: list[_Span] = []
+    for first, end, title in clips:
+        if spans and spans[-1].title == title and spans[-1].end == first:
+            spans[-1] = replace(spans[-1], end=end)
+        else:
+            spans.append(_Span(title, first, end, "clipping"))
     return spans
 
 
