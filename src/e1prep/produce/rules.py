@@ -567,7 +567,7 @@ class RulesProducer:
                 key=repo if namesake else short,
                 title=repo,
                 sources=[material.path],
-                url=str(material.front.get("url") or "") or None,
+                url=url or None,
                 evidence=EvidenceLevel.card,
                 evidence_note=say("rules.repo_note"),
                 points=points,

@@ -128,28 +128,14 @@ def identify(item: NoteItem, doc: KnowledgeDoc) -> Identity:
                 if aside.lower().startswith(lead) and (found := doc.search(aside)).hits:
                     key, hits = aside, [found, *hits]
                     break
-    root = github_repo(item.url or "", root_only=True)
-    owner_name = f"{root[0]}/{root[1]}" if root is not None else ""
-    # its own link is a repository the document, listing its repositories, does not list: the name it shares with
-    # what the document holds is a namesake's (``kestrel-ai/kestrel`` beside the team's own Kestrel runs)
-    namesake = bool(owner_name) and doc.lists_other_repos(owner_name, item.url or "")
+    own_repo = _unlisted_repository(item, doc)
     repos = {repo[1] for url in item.urls if (repo := github_repo(url, root_only=True))}
-    repo_hit = None if namesake else next((h for h in hits if "/" not in h.term and h.term in repos and h.hits), None)
+    repo_hit = None if own_repo else next((h for h in hits if "/" not in h.term and h.term in repos and h.hits), None)
     if repo_hit is not None:
         key = repo_hit.term
-    if namesake and any(h.term == key and h.hits for h in hits) and (found := doc.search(owner_name)).hits == 0:
-        key, hits = owner_name, [found, *hits]
-    papers = own_arxiv(item)
-    anchored = next((a for a in papers if doc.anchored(a)), None)
-    # (an item whose own link is the paper's: one that links elsewhere first may only cite it)
-    paper = next((a for a in papers if item.url and a in item.url), None)
-    if paper and anchored is None and doc.anchors and any(h.term == key and h.hits for h in hits):
-        # a paper of its own that a document anchoring its papers does not anchor: the name it shares with something
-        # the document holds is a namesake's (``ORBIT`` the new benchmark, ``Orbit`` the team's project); it is
-        # named by its name and its id, which the document does not hold
-        named = f"{key} (arXiv:{paper})"
-        if (found := doc.search(named)).hits == 0:
-            key, hits = named, [found, *hits]
+    anchored = next((a for a in own_arxiv(item) if doc.anchored(a)), None)
+    if any(h.term == key and h.hits for h in hits) and (namesake := _namesake_key(item, doc, key, own_repo, anchored)):
+        key, hits = namesake, [doc.search(namesake), *hits]
     return Identity(
         key=key,
         hits=hits,
@@ -159,6 +145,29 @@ def identify(item: NoteItem, doc: KnowledgeDoc) -> Identity:
         recheck=(recheck := said_known(item.text)),
         cites_section=recheck is not None and cites_a_section(_around(item.text, recheck), doc),
     )
+
+
+def _unlisted_repository(item: NoteItem, doc: KnowledgeDoc) -> str:
+    """The repository (``owner/name``) that is the item's own link, when the document lists its repositories and not
+    this one: the name it shares with what the document holds is a namesake's (``kestrel-ai/kestrel`` beside the
+    team's own Kestrel runs); else ``""``."""
+    root = github_repo(item.url or "", root_only=True)
+    owner_name = f"{root[0]}/{root[1]}" if root is not None else ""
+    return owner_name if owner_name and doc.lists_other_repos(owner_name, item.url or "") else ""
+
+
+def _namesake_key(item: NoteItem, doc: KnowledgeDoc, key: str, own_repo: str, anchored: str | None) -> str:
+    """The key of an item whose name the document holds for another thing, by what the document does not hold: its
+    unlisted repository, or, for a paper of its own (its link) that a document anchoring its papers does not anchor
+    (``ORBIT`` the new benchmark beside ``Orbit`` the team's project), its name and id; ``""`` for no namesake."""
+    if own_repo:
+        return own_repo if doc.search(own_repo).hits == 0 else ""
+    # (an item that links elsewhere first may only cite the paper)
+    paper = next((a for a in own_arxiv(item) if item.url and a in item.url), None)
+    if paper is None or anchored is not None or not doc.anchors:
+        return ""
+    named = f"{key} (arXiv:{paper})"
+    return named if doc.search(named).hits == 0 else ""
 
 
 #: a headline: a title of three or more Latin words (``1:1 with kasia`` has two), with no name among them (the

@@ -5,7 +5,6 @@ from __future__ import annotations
 import bisect
 import csv
 import functools
-import json
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -21,8 +20,8 @@ from ..text.lexicon import lexicon
 from ..text.naming import github_repo, plain_title
 from ..text.regexgate import guarded
 from . import evidence as _ev
+from . import exports, markers
 from . import footnotes as _fn
-from . import markers
 from .chat import own_words, speaker_lines, thread_posts, writer_of
 from .labels import (
     CLOCK,
@@ -53,7 +52,7 @@ from .lines import (
     table_cells,
 )
 from .mail import message, postscript, replies
-from .markup import CLIPPING_END, CLIPPING_META, SHELL_PROMPT, to_markdown
+from .markup import SHELL_PROMPT, to_markdown
 from .numbers import identifiers, scan
 from .scope import QUOTED_CLAIM
 
@@ -152,7 +151,7 @@ class NoteItem:
     def said(self) -> str:
         """The words a reading of the item is made of: its text, or a JSON object's values less the source's own
         title and address (its quotes are the format's, and ``"title": "Do Agents Forget?"`` asks nothing)."""
-        return json_values(self.text) if self.recogniser == "jsonl" else self.text
+        return exports.json_values(self.text) if self.recogniser == "jsonl" else self.text
 
     @property
     def symbols(self) -> list[str]:
@@ -1415,10 +1414,7 @@ def _spans_of(lines: list[str]) -> list[_Span]:
         lambda: _task_spans(lines, headed),
         lambda: _sign_line_spans(lines),
         lambda: _todo_spans(lines),
-        lambda: _bibtex_spans(lines),
-        lambda: _record_spans(lines),
-        lambda: _jsonl_spans(lines),
-        lambda: _clipping_spans(lines),
+        *(functools.partial(_exported, read, lines) for read in _EXPORTS),
         lambda: _tagged_paragraph_spans(lines),
         lambda: _session_spans(lines),
         lambda: _link_paragraph_spans(lines),
@@ -1435,6 +1431,14 @@ _TODO_LINE = re.compile(r"^(?P<mark>x\s+|\([A-Z]\)\s+)(?:\d{4}-\d{2}-\d{2}\s+){0
 _TODO_TAGS = re.compile(r"(?<![\w+@.])(?:[+@][A-Za-z][^\s+@]*|[A-Za-z][\w-]*:(?!//)[^\s]+)")
 
 
+#: the exports a note may paste, each read as a table's rows (``read.exports``)
+_EXPORTS = (exports.bibtex, exports.records, exports.json_lines, exports.clippings)
+
+
+def _exported(read: Callable[[list[str]], list[exports.Entry]], lines: list[str]) -> list[_Span]:
+    return [_Span(*entry) for entry in read(lines)]
+
+
 def _todo_spans(lines: list[str]) -> list[_Span]:
     """A todo.txt list (``(A) 2027-07-20 Leaky Adapters … +fl @wen``, ``x 2027-07-20 … read:full``): each line a
     task, each task an item, when two lines or more open as todo.txt's do and two carry its tags. The tags and
@@ -1448,148 +1452,6 @@ def _todo_spans(lines: list[str]) -> list[_Span]:
         link = URL_RE.search(m["rest"])  # a task that is only a link is titled by it
         spans.append(_Span(sentence_head(words) or (link.group(0) if link else m["rest"]), i, i + 1, "todo"))
     return spans
-
-
-def _opened_runs(lines: list[str], opener: re.Pattern[str]) -> list[tuple[int, int]]:
-    """Each run of ``lines`` from a line ``opener`` matches to the next one (the last to the end), when two or more
-    lines open one: an export's entries or records, one per item."""
-    starts = [i for i, line in enumerate(lines) if opener.match(line)]
-    if len(starts) < 2:
-        return []
-    return list(zip(starts, [*starts[1:], len(lines)], strict=True))
-
-
-#: a BibTeX entry's first line (``@Article{Zhao2027npukv,``): its type and citation key
-_BIB_ENTRY = re.compile(r"^\s*@(?P<type>[A-Za-z]+)\s*\{\s*(?P<key>[^,\s{}]+)\s*,")
-#: an entry's title field on one line (``title = {{NPU-Paged KV}: Keeping the {KV} Cache …},``)
-_BIB_TITLE = re.compile(r"^\s*title\s*=\s*[{\"](?P<title>.*)[}\"]\s*,?\s*$", re.I)
-
-
-def _bibtex_spans(lines: list[str]) -> list[_Span]:
-    """A reference manager's BibTeX export pasted in (``@Article{key,`` over ``field = {value},`` lines): each entry
-    an item, to its closing brace, titled by its ``title`` field without the braces that keep its capitals, or by its
-    citation key when it has none. Its fields stay in its text: the writer's ``comment`` says how far it was read."""
-    spans = []
-    for start, limit in _opened_runs(lines, _BIB_ENTRY):
-        end, depth = limit, 0
-        for i in range(start, limit):
-            depth += lines[i].count("{") - lines[i].count("}")
-            if depth <= 0:
-                end = i + 1
-                break
-        title = _BIB_ENTRY.match(lines[start])["key"]  # type: ignore[index]
-        for i in range(start + 1, end):
-            if (m := _BIB_TITLE.match(lines[i])) is not None:
-                title = " ".join(m["title"].replace("{", "").replace("}", "").split()) or title
-                break
-        spans.append(_Span(title, start, end, "bibtex"))
-    return spans
-
-
-#: a record of a query's output in expanded display (psql's ``\\x``: ``-[ RECORD 3 ]------``)
-_RECORD_HEAD = re.compile(r"^\s*-\[ RECORD \d+ \]-*\s*$")
-#: a column of a record: its name, a bar, its value; a value wrapped over lines goes on under an empty name, each
-#: line but its last closed by ``+``
-_RECORD_COLUMN = re.compile(r"^\s*(?P<name>[^|\s][^|]*?)?\s*\|\s?(?P<value>.*?)\s*\+?\s*$")
-
-
-def _record_spans(lines: list[str]) -> list[_Span]:
-    """A query's rows pasted in expanded display (``-[ RECORD 1 ]---`` over ``title | …`` lines): a table turned on
-    its side. Each record is an item, its columns read by what their names mean as a table's header cells are: its
-    title column titles it, its check column (``depth | abstract``) says how far it was read, its other values are
-    what it says."""
-    spans = []
-    for start, end in _opened_runs(lines, _RECORD_HEAD):
-        values: dict[str, list[str]] = {}
-        name = ""
-        for i in range(start + 1, end):
-            if (m := _RECORD_COLUMN.match(lines[i])) is None:
-                end = i  # the query's output ends (its closing fence, the writer's next words)
-                break
-            name = (m["name"] or name).strip()
-            values.setdefault(name, []).append(m["value"])
-        said = {col: " ".join(" ".join(v).split()) for col, v in values.items()}
-        spans.append(_fields_span(said, start, end, "record", lines[start].strip()))
-    return spans
-
-
-def _clipping_spans(lines: list[str]) -> list[_Span]:
-    """An e-reader's clippings pasted in (each a book's title, a ``- Your Highlight on page N | Added on …`` line, the
-    passage or the reader's note, then ``==========``): the clippings of one title in a row are one item, titled by
-    it; the clippings repeat their title, the item names it once."""
-    ends = [i for i, line in enumerate(lines) if CLIPPING_END.match(line)]
-    if len(ends) < 2:
-        return []
-    clips: list[tuple[int, int, str]] = []
-    start = 0
-    for end in ends:
-        body = [i for i in range(start, end) if lines[i].strip()]
-        # its title is the line right over its meta line (a preamble above the first clipping is no part of it)
-        meta = next((k for k, i in enumerate(body) if CLIPPING_META.match(lines[i])), None)
-        if meta is None or meta == 0:
-            return []
-        first = body[meta - 1]
-        clips.append((first, end + 1, lines[first].strip()))
-        start = end + 1
-    spans: list[_Span] = []
-    for first, end, title in clips:
-        if spans and spans[-1].title == title and spans[-1].end == first:
-            spans[-1] = replace(spans[-1], end=end)
-        else:
-            spans.append(_Span(title, first, end, "clipping"))
-    return spans
-
-
-def _jsonl_spans(lines: list[str]) -> list[_Span]:
-    """A log exported one JSON object a line (a read-later app's, a script's: ``{"title": …, "url": …, "notes": …}``):
-    each object an item, its keys read by what they mean as a table's header cells are. The line stays as written."""
-    found: list[tuple[int, dict[str, object]]] = []
-    for i, line in enumerate(lines):
-        text = line.strip()
-        if text.startswith("{") and text.endswith("}"):
-            try:
-                obj = json.loads(text)
-            except ValueError:
-                continue
-            if isinstance(obj, dict):
-                found.append((i, obj))
-    if len(found) < 2:
-        return []
-    return [_fields_span({str(k): _json_said(v) for k, v in obj.items()}, i, i + 1, "jsonl", "") for i, obj in found]
-
-
-def json_values(line: str) -> str:
-    """A JSON object's line as the writer's words: each value that says something, one a line, less the source's own
-    title and address (``"title": "Do Agents Forget?"`` asks nothing of the reading); ``line`` if it is no object."""
-    try:
-        obj = json.loads(line)
-    except ValueError:
-        return line
-    if not isinstance(obj, dict):
-        return line
-    kept = (v for k, v in obj.items() if lexicon().column_meaning(str(k)) not in ("title", "url"))
-    return "\n".join(said for v in kept if (said := _json_said(v)))
-
-
-def _json_said(value: object) -> str:
-    """A JSON value as words: a string as it is, a list of strings joined, nothing for a number, a flag or a null (a
-    count or a fraction is no words of an item's)."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list):
-        return " ".join(v for v in value if isinstance(v, str))
-    return ""
-
-
-def _fields_span(said: dict[str, str], start: int, end: int, recogniser: str, fallback: str) -> _Span:
-    """An item written as named fields (a record, a JSON object): its title, check, URL and other values by what the
-    fields' names mean (``data/writing.toml`` [columns])."""
-    meaning = {name: lexicon().column_meaning(name) for name in said}
-    title = next((said[n] for n, what in meaning.items() if what == "title" and said[n]), "")
-    check = next((said[n] for n, what in meaning.items() if what == "check" and said[n]), None)
-    url = next((said[n] for n, what in meaning.items() if what == "url" and said[n]), "")
-    other = tuple(v for n, v in said.items() if v and meaning[n] not in ("title", "check", "url", "number"))
-    return _Span(title or url or fallback, start, end, recogniser, check, other)
 
 
 #: a session's line that is the machine's, no words of the writer: a command, or a status code (``200``, ``HTTP/2 403``)
@@ -2386,7 +2248,7 @@ def make_item(
     URLs of the note's references the item cites, ``[1]``). In a pasted chat only the writer's own messages
     say how far the writer read (``read.chat``)."""
     # a JSON object's words are its values (``NoteItem.said``)
-    said = json_values(text) if recogniser == "jsonl" else text
+    said = exports.json_values(text) if recogniser == "jsonl" else text
     reading = read_evidence(
         own_words(said, writer_of(material)), ctx, number, check_cell, legend_free=legend_free, position=index
     )

@@ -96,8 +96,18 @@ def other_object(text: str, start: int, end: int) -> str | None:
         return None
     if any(t.kind == "quantity" for t in scan(sentence)):  # numbers in the very sentence are limited by it
         return None
-    found = others.search(_up_to_clause(text, start, end))
-    return found.group(0) if found is not None else None
+    first, _ = _sentence_bounds(text, start, end)
+    noun = text[start:end].isascii() and text[start:end].isalpha()
+    for found in others.finditer(_up_to_clause(text, start, end)):
+        # an object word that makes a compound with the statement's own noun (``the repo card's fields``: the card,
+        # of the repository) names what the statement speaks of, no other object
+        if not (noun and _COMPOUND_GAP.fullmatch(text[first + found.end() : start])):
+            return found.group(0)
+    return None
+
+
+#: what stands between the two words of an English compound noun (``repo card``, ``repo-card``)
+_COMPOUND_GAP = re.compile(r"[ -]")
 
 
 #: what ends a whole sentence (a claim and the hedge after its semicolon are one sentence; an English
