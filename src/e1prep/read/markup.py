@@ -354,8 +354,9 @@ _WIKI_HEADING = re.compile(r"^(?P<marks>={2,6})[ \t]*(?P<title>[^=\s](?:.*?[^=\s
 
 def _wiki(lines: list[str]) -> list[str]:
     """The note's lines as Markdown when it is a wiki page's source (two or more MediaWiki headings): a heading of
-    ``==`` is a heading a level below the page's title (``== LogProbe ==`` is ``## LogProbe``). One line for one
-    line; the rest stays as written."""
+    ``==`` is a heading a level below the page's title (``== LogProbe ==`` is ``## LogProbe``); else as an AsciiDoc
+    document's, if it is one (:func:`_asciidoc`: its titles are not closed by ``=``). One line for one line; the rest
+    stays as written."""
     found = [(i, m) for i, line in enumerate(lines) if line.startswith("==") and (m := _WIKI_HEADING.match(line))]
     if len(found) < 2:
         return _asciidoc(lines)
