@@ -326,8 +326,7 @@ PLAIN: dict[str, tuple[str, list[Edit]]] = {
         [
             (
                 "text/lexicon.py",
-                "        if self.verdict_kinds.index(kind) not in _open_verdicts(self.verdict_gates, text):\n"
-                "            return None  # none of the words this verdict needs: one literal scan, not the whole pattern\n",
+                "        if kind not in _verdicts_possible(text):\n            return None\n",
                 "",
             )
         ],

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
-from e1prep.text.regexgate import guarded
+from e1prep.text.memo import run_memo
+from e1prep.text.regexgate import Gates, guarded
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,8 @@ class Lexicon:
 
     def verdict(self, kind: str, text: str) -> str | None:
         """The words by which a note gives its own verdict of ``kind`` on an item, if it does."""
+        if kind not in _verdicts_possible(text):
+            return None
         m = self.verdicts[kind].search(text)
         return m.group(0) if m else None
 
@@ -91,6 +94,20 @@ class Lexicon:
 
     def is_generic(self, name: str) -> bool:
         return name.strip().lower() in self.generic
+
+
+@cache
+def _verdict_gates() -> tuple[tuple[str, ...], Gates]:
+    kinds = tuple(lexicon().verdicts)
+    return kinds, Gates([lexicon().verdicts[k] for k in kinds])
+
+
+@run_memo
+def _verdicts_possible(text: str) -> frozenset[str]:
+    """The verdict kinds whose required words ``text`` holds (one literal scan for all seven): searching
+    only those is searching them all (an item's text is asked for each kind; most hold none)."""
+    kinds, gates = _verdict_gates()
+    return frozenset(kinds[n] for n in gates.open(text))
 
 
 @cache
