@@ -200,6 +200,10 @@ def _plain_identify(item: NoteItem, doc: KnowledgeDoc) -> identity.Identity:
             if found.hits and len(lead) >= 3 and aside.lower().startswith(lead):
                 key, hits = aside, [found, *hits]
                 break
+    # the name with the generation its title writes after it, where the document writes them so (``Evo 2``)
+    gen = re.search(rf"(?<![\w-]){re.escape(key)}\s(\d{{1,2}})(?![\w.])", item.title)
+    if gen and (found := doc.search(f"{key} {gen.group(1)}")).hits:
+        key, hits = f"{key} {gen.group(1)}", [found, *hits]
     repos = {repo[1] for url in item.urls if (repo := _GITHUB_ROOT.fullmatch(url))}
     repo_hit = next((h for h in hits if "/" not in h.term and h.term in repos and h.hits), None)
     if repo_hit is not None:

@@ -23,10 +23,10 @@ _GREEK = "αβγδεζηθικλμνξοπρστυφχψω"
 
 #: a section's id as the brief and the notes write it: ``§`` and the number as the document writes it
 #: (``§1.2``, ``§S2.2``, ``§B.1``, ``§C4``, ``§A``, ``§R5.c``, ``§3b``, ``§W-3``, ``§丙-4``, ``§甲``, ``§β3``,
-#: ``§BEN:1``); a document that signs its sections with a pilcrow (``¶22``) is read the same; the id without its
-#: sign is group 1
+#: ``§BEN:1``, ``§K·2``); a document that signs its sections with a pilcrow (``¶22``) is read the same; the id
+#: without its sign is group 1
 SECTION_ID = (
-    rf"[§¶]\s*((?:[A-Z]{{1,4}}[.\-:]?|[a-z]{{2,4}}[.\-:/]?(?=\d)|[{_STEMS}][-·]?)?\d+(?:\.\d+)*(?:[-:]\d+(?![\d.]))?(?:[./]?[a-z](?![A-Za-z0-9])|\([a-z]\))?"
+    rf"[§¶]\s*((?:[A-Z]{{1,4}}[.\-:·]?|[a-z]{{2,4}}[.\-:/]?(?=\d)|[{_STEMS}][-·]?)?\d+(?:\.\d+)*(?:[-:]\d+(?![\d.]))?(?:[./]?[a-z](?![A-Za-z0-9])|\([a-z]\))?"
     rf"|[A-Z]{{1,4}}[\u2460-\u2473]"
     rf"|[IVX]{{1,4}}(?:-(?:[a-z]|\d+)|\([a-z]\))?(?![A-Za-z0-9])|[A-Z](?:/(?:[ivx]{{1,4}}|\d+))?(?![A-Za-z0-9])"
     rf"|[{_STEMS}](?![\-·\d]))"

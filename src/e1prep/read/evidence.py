@@ -152,7 +152,20 @@ _DASHES = re.compile(r"[-–—―]+")
 #: a legend's entry that defines a word (``abs = 只看了 abstract``, ``full = 全文读完``) or a CJK code of one or two
 #: characters (``全 = 全文看完　摘 = 只看了摘要``), after a separator
 _WORD_ENTRY = re.compile(
-    r"(?:^|[：:；;，,。\u3000｜|]|\s{2})\s*([A-Za-z][A-Za-z-]{1,11}|[\u4e00-\u9fff]{1,2})\s*[=＝]\s*([^；;，,。\n\u3000｜|]+)"
+    r"(?:^|[：:；;，,。\u3000｜|]|\s{2})\s*(?:\*\*|`)?([A-Za-z][A-Za-z-]{1,11}|[\u4e00-\u9fff]{1,2})(?:\*\*|`)?"
+    # (two blanks part entries, as they open one: ``COMPLETED = 从头读到尾    TIMEOUT = 读到一半断了``)
+    r"\s*[=＝]\s*((?:(?!\s{2})[^；;，,。\n\u3000｜|])+)"
+)
+#: a description that is one string literal of code, maybe ended by a comma (``"read end to end",``)
+_QUOTED_DESC = re.compile(r"""^(?P<q>["'])(?P<inner>[^"'\n]+)(?P=q)\s*,?$""")
+#: a line that defines one sign, code or word by ``=`` or a dash (``* `secs` — only the sections in `where` ``, ``Hx:
+#: CHART ONLY  = abstract / card only``): a legend written one entry a line, each line perhaps under the same short
+#: label (a colon after a word is a label's: ``图例：``)
+_ONE_ENTRY = re.compile(
+    r"^\s*(?:[-*+>]\s*)?(?:[A-Za-z]{1,6}\s*[:：]\s*)?"
+    r"(?:`(?P<code>[^`\n]{1,12})`|\*\*(?P<bold>[^*\n]{1,12})\*\*"
+    r"|(?P<word>[A-Z][A-Z-]{1,11}(?: [A-Z][A-Z-]{1,11})?|[\u4e00-\u9fff]{1,2}))"
+    r"\s*(?:[=＝]|[—–]{1,2}|-(?=\s))\s*(?P<desc>\S.*)$"
 )
 #: symbols that look like check marks: without a legend they are not understood
 _CHECK_SYMBOLS = re.compile(f"[{re.escape(lexicon().check_symbols)}]")
@@ -529,12 +542,27 @@ def parse_legend(
     """
     legend: dict[str, Statement] = {}
     known: dict[str, dict[str, Statement]] = {}
+    run: dict[str, Statement] = {}  # the entries of the lines just above, one a line
     for i, line in enumerate(lines):
         m = labelled.get(i) if labelled is not None else legend_line(line)
+        one = _ONE_ENTRY.match(line) if not m and unlabelled is not None and i in unlabelled else None
+        if one is not None and (len(_line_entries(line, known)) >= 2 or len(_WORD_ENTRY.findall(line)) >= 2):
+            # a line of several entries is a legend of its own (``✅ 全文 · 📄 摘要``, ``全 = 全文　摘 = 摘要``)
+            one = None
+        if one is None:
+            _close_run(run, legend)
+        else:
+            sym = one["code"] or one["bold"] or one["word"]
+            desc = one["desc"].strip()
+            if (whole := _QUOTED_DESC.match(desc)) is not None:
+                desc = whole["inner"]  # a code's enum (``FULL = "read end to end"``): the string's words, no quotation
+            run[sym] = _entry_statements([(sym, desc)])[sym]
+            continue
         if m:
             rest = m.group("rest").strip()
             entries = _legend_entries(rest) if rest else []
-            words: dict[str, Statement] = {}
+            # words defined on the label's own line (``我的标记：**想读** = 还没看；**读过** = 看完了``)
+            words: dict[str, Statement] = _stating_words(rest) if "=" in rest or "＝" in rest else {}
             if not rest:  # a legend heading followed by one symbol, or words, per bullet line
                 for follow in lines[i + 1 : i + 12]:
                     if not follow.strip() or _LEGEND_END.match(follow):
@@ -554,7 +582,17 @@ def parse_legend(
                 words = _entry_statements(_WORD_ENTRY.findall(line))
                 if sum(1 for st in words.values() if st.words) >= 2:
                     legend.update({w: st for w, st in words.items() if st.words})
+    _close_run(run, legend)
     return legend
+
+
+def _close_run(run: dict[str, Statement], legend: dict[str, Statement]) -> None:
+    """A run of lines that define one entry each is a legend when two or more of its entries state a reading:
+    those enter ``legend``; the run is emptied either way."""
+    stating = {sym: st for sym, st in run.items() if st.words}
+    if len(stating) >= 2:
+        legend.update(stating)
+    run.clear()
 
 
 def legend_symbols(body: str, legend: dict[str, Statement]) -> list[str]:
@@ -569,11 +607,18 @@ def legend_symbols(body: str, legend: dict[str, Statement]) -> list[str]:
             out.append(sym)
     # a word the legend defines (``abs = 只看了 abstract``) opens or closes a cell or clause, as a depth cell writes
     # it (``abs only，PDF 没开``, ``release notes full``): inside a sentence it is only a word (``the full table``)
-    parts = [p.strip().lower() for p in _PARTS.split(body)]
+    # (a word defined in capitals, ``DIRECT``, ``CHART ONLY``, is a code: found as written, not as the word ``direct``)
+    written = [p.strip() for p in _PARTS.split(body)]
+    parts = [p.lower() for p in written]
     for sym in legend:
-        if sym[:1].isalpha() and sym.isascii() and any(_word_at_an_end(p, sym.lower()) for p in parts if p):
+        if sym[:1].isalpha() and sym.isascii() and sym.isupper() and len(sym) > 1:
+            if any(_word_at_an_end(p, sym) for p in written if p):
+                out.append(sym)
+        elif sym[:1].isalpha() and sym.isascii() and any(_word_at_an_end(p, sym.lower()) for p in parts if p):
             out.append(sym)
-        elif _CJK_CODE.fullmatch(sym) and (f"[{sym}]" in body or f"【{sym}】" in body or _tagged(body, sym)):
+        elif _CJK_CODE.fullmatch(sym) and (
+            f"[{sym}]" in body or f"【{sym}】" in body or _tagged(body, sym) or _opens_the_title(body, sym)
+        ):
             # a CJK code in brackets, as a depth tag writes it (``[厂][全] 瀚语AI 开源…``), or set off by a bar
             # where a part opens (``14:05 — 摘｜Merge-as-You-Go…``)
             out.append(sym)
@@ -587,6 +632,12 @@ def legend_symbols(body: str, legend: dict[str, Statement]) -> list[str]:
 _CJK_CODE = re.compile(r"[\u4e00-\u9fff]{1,2}")
 
 
+def _opens_the_title(body: str, code: str) -> bool:
+    """Whether ``code`` is the first word of the item's title line, set off by a blank, as a shelf's mark stands before
+    the book (``### 读过 ★★★★☆ 《…》``)."""
+    return re.match(rf"\s*(?:#{{1,6}}\s+)?(?:\*\*)?{re.escape(code)}(?:\*\*)?[ \t\u3000]", body) is not None
+
+
 def _tagged(body: str, code: str) -> bool:
     """Whether ``code`` opens a part of ``body`` as a tag, set off by a bar after it (``摘｜…``, ``全 | …``)."""
     return re.search(rf"(?:^|[\s—–:：-])\s*{re.escape(code)}\s*[｜|]", body) is not None
@@ -597,10 +648,9 @@ _PARTS = re.compile(r"[|｜，,；;：:（）()\n]")
 
 
 def _word_at_an_end(text: str, word: str) -> bool:
-    """Whether ``word`` is the first or the last word of ``text`` (lower-cased both)."""
-    head = re.match(r"[\W_]*([a-z][a-z-]*)", text)
-    tail = re.search(r"([a-z][a-z-]*)[\W_]*$", text)
-    return bool(head and head.group(1) == word) or bool(tail and tail.group(1) == word)
+    """Whether ``word`` (one word or several) opens or closes ``text``, whole: no letter or hyphen runs on into it."""
+    w = re.escape(word)
+    return bool(re.match(rf"[\W_]*{w}(?![A-Za-z-])", text) or re.search(rf"(?<![A-Za-z-]){w}[\W_]*$", text))
 
 
 _CN_NUM = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}

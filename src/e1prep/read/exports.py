@@ -1,6 +1,7 @@
 """Exports pasted into a note, each read as the rows of a table: a reference manager's BibTeX, a query's records in
-expanded display, one JSON object a line, an e-reader's clippings. Each entry is an item; its fields are read by what
-their names mean, as a table's header cells are (``data/writing.toml`` [columns])."""
+expanded display, one JSON object a line, an e-reader's clippings, records written in code, a TAP report's test points,
+a Gherkin file's scenarios. Each entry is an item;
+its fields are read by what their names mean, as a table's header cells are (``data/writing.toml`` [columns])."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import re
 from typing import NamedTuple
 
 from ..text.lexicon import lexicon
-from .markup import CLIPPING_END, CLIPPING_META
+from .markup import CLIPPING_END, CLIPPING_META, gherkin_keywords, is_feature_file
 
 
 class Entry(NamedTuple):
@@ -143,6 +144,101 @@ def json_values(line: str) -> str:
         return line
     kept = (v for k, v in obj.items() if lexicon().column_meaning(str(k)) not in ("title", "url"))
     return "\n".join(said for v in kept if (said := _json_said(v)))
+
+
+#: a record opened in code and left open at the line's end: a constructor's call (``Item(``, ``dict(``) or a literal
+#: (``{``), maybe as a list's element or a name's value (``ITEMS = [Item(``)
+_CODE_OPEN = re.compile(r"^\s*(?:[\w.]+\s*=\s*\[?\s*)?(?:[A-Za-z_][\w.]*\s*\(|\{)\s*$")
+#: one field of a record in code: its name, ``=`` or ``:``, its value to the line's end (``name="TileSkip: …",``,
+#: ``"url": "https://…",``, ``notes=\"\"\"``)
+_CODE_FIELD = re.compile(r"""^\s*(?P<q>["']?)(?P<name>[A-Za-z_]\w*)(?P=q)\s*[=:]\s*(?P<value>\S.*?)\s*$""")
+#: a string's quotes: three, or one
+_TRIPLE = re.compile(r"\"\"\"|\'\'\'")
+#: a string literal on one line, with the comma that ends its field and the comment after it (``"…",  # why``)
+_ONE_STRING = re.compile(r"""^(?P<q>["'])(?P<text>.*)(?P=q)\s*,?\s*(?:#\s*(?P<comment>.*))?$""")
+
+
+def code_records(lines: list[str]) -> list[Entry]:
+    """A reading list kept as code (``Item(name="…", url="…", depth=Depth.SECTIONS, notes=\"\"\"…\"\"\"),`` or one
+    dict literal an item): each record an item, its fields read by what their names mean as a table's header cells
+    are. Two records or more, each naming a title or an address; a field's string is its words, a comment after it
+    the writer's too. The record's lines stay as written."""
+    spans = []
+    i = 0
+    while i < len(lines):
+        if not _CODE_OPEN.match(lines[i]):
+            i += 1
+            continue
+        said, end = _code_fields(lines, i + 1)
+        if said is not None:
+            spans.append(_fields_entry(said, i, end, "code", ""))
+        i = max(end, i + 1)
+    if len(spans) < 2 or any(not e.title for e in spans):
+        return []
+    return spans
+
+
+def _code_fields(lines: list[str], start: int) -> tuple[dict[str, str] | None, int]:
+    """The fields of a record in code from ``start`` to its closing bracket, and the line after it; None when a line in
+    between is no field (then it is no record of this kind)."""
+    said: dict[str, str] = {}
+    i = start
+    while i < len(lines):
+        line = lines[i].strip()
+        if line.startswith((")", "}")):
+            return said, i + 1
+        m = _CODE_FIELD.match(lines[i])
+        if m is None:
+            return None, i
+        value = m["value"]
+        if (opened := _TRIPLE.match(value)) is not None:
+            words = [value[3:]]
+            while _TRIPLE.search(words[-1]) is None and i + 1 < len(lines):
+                i += 1
+                words.append(lines[i])
+            said[m["name"]] = " ".join(" ".join(words).split(opened.group(0))[0].split())
+        elif (one := _ONE_STRING.match(value)) is not None:
+            said[m["name"]] = " ".join(w for w in (one["text"], one["comment"] or "") if w)
+        else:
+            said[m["name"]] = value.rstrip(",").strip()
+        i += 1
+    return None, i
+
+
+#: a TAP stream's test point (``ok 1 - VeriLoop: … # TODO appendix C``, ``not ok 3 - …``): its description, less the
+#: directive after ``#`` (the directive says how far it went: it stays in the item's text)
+_TAP_POINT = re.compile(r"^(?:not )?ok\b\s*(?:\d+)?\s*(?:-\s*)?(?P<desc>.*?)(?:\s+#\s*(?:TODO|SKIP)\b.*)?$", re.I)
+#: what makes a note a TAP stream: its version line or its plan (``TAP version 13``, ``1..4``)
+_TAP_HEAD = re.compile(r"^(?:TAP version \d+|1\.\.\d+)\s*$")
+
+
+def tap_points(lines: list[str]) -> list[Entry]:
+    """A report in the Test Anything Protocol (``TAP version 13``, a plan ``1..4``, ``ok 1 - …`` lines each over its
+    YAML block): each test point an item to the next, titled by its description. Two points or more."""
+    if not any(_TAP_HEAD.match(line) for line in lines):
+        return []
+    starts = [i for i, line in enumerate(lines) if line[:2] in ("ok", "no") and _TAP_POINT.match(line)]
+    if len(starts) < 2:
+        return []
+    spans = []
+    for start, end in zip(starts, [*starts[1:], len(lines)], strict=True):
+        while end > start + 1 and (not lines[end - 1].strip() or lines[end - 1].startswith("#")):
+            end -= 1  # the stream's closing comments (``# 4 ok, 1 todo``) are no part of its last point
+        desc = _TAP_POINT.match(lines[start])["desc"].strip()  # type: ignore[index]
+        spans.append(Entry(desc or lines[start].strip(), start, end, "tap"))
+    return spans
+
+
+def gherkin_scenarios(lines: list[str]) -> list[Entry]:
+    """A feature file in Gherkin (``Feature:`` / ``功能:`` over ``Scenario:`` / ``场景:`` blocks of steps, in any of
+    Gherkin's languages, ``data/writing.toml`` [gherkin]): each scenario an item, titled by its name, its steps its
+    text (``假如 原文读完 "https://…"`` says how far it was read). A feature and two scenarios or more."""
+    keys = gherkin_keywords()
+    if keys is None or not is_feature_file(lines):
+        return []
+    starts = [(i, m["name"].strip()) for i, line in enumerate(lines) if (m := keys.scenario.match(line))]
+    ends = [*(i for i, _ in starts[1:]), len(lines)]
+    return [Entry(name, start, end, "gherkin") for (start, name), end in zip(starts, ends, strict=True)]
 
 
 def _json_said(value: object) -> str:

@@ -128,6 +128,8 @@ def identify(item: NoteItem, doc: KnowledgeDoc) -> Identity:
                 if aside.lower().startswith(lead) and (found := doc.search(aside)).hits:
                     key, hits = aside, [found, *hits]
                     break
+    if (generation := _generation(item.title, key)) is not None and (found := doc.search(generation)).hits:
+        key, hits = generation, [found, *hits]  # the name with its generation, as the document writes it (``Evo 2``)
     own_repo = _unlisted_repository(item, doc)
     repos = {repo[1] for url in item.urls if (repo := github_repo(url, root_only=True))}
     repo_hit = None if own_repo else next((h for h in hits if "/" not in h.term and h.term in repos and h.hits), None)
@@ -145,6 +147,13 @@ def identify(item: NoteItem, doc: KnowledgeDoc) -> Identity:
         recheck=(recheck := said_known(item.text)),
         cites_section=recheck is not None and cites_a_section(_around(item.text, recheck), doc),
     )
+
+
+def _generation(title: str, key: str) -> str | None:
+    """The key with the whole number its title writes right after it (``Evo 2``, ``Llama 3``): a model's generation,
+    no version (a dotted number, ``vLLM 0.6``, is one: the rules read it as a release)."""
+    m = re.search(rf"(?<![\w-]){re.escape(key)}\s(\d{{1,2}})(?![\w.])", title)
+    return f"{key} {m.group(1)}" if m else None
 
 
 def _unlisted_repository(item: NoteItem, doc: KnowledgeDoc) -> str:

@@ -53,9 +53,14 @@ _LEAD = re.compile(
     r"|(?P<cjk>(?P<cprefix>[\u3400-\u9fff]{1,3})\s*(?P<ccounter>\d{1,4}))\s*[:：]\s*(?P<crest>\S.*)"
     r"|(?P<bracket>[\[【](?P<binner>[^\]】\n]{0,11}\d[^\]】\n]{0,11})[\]】])(?!\()\s*(?P<brest>\S.*)"
     r"|(?P<clock>(?<![\d:：])\d{1,2}[:：][0-5]\d(?![\d:：]))\s+(?P<krest>\S.*)"
+    # a word and a counter before a dash (``SERIAL 01 — SignSpan (paper)``, ``Paper 2 – …``): a colon after a word
+    # and a number is a sentence's (``Table 2: PHOENIX …``)
+    r"|(?P<word>(?P<wprefix>[A-Za-z]{3,10})\s(?P<wcounter>\d{1,4}))\s+[—–]\s*(?P<wrest>\S.*)"
 )
 #: the shape of a clock stamp (``09:40 看了…``), bracketed or not
 CLOCK = "#:#"
+#: the end of the shape of a word's counter before a dash (``SERIAL 01 — …`` is ``serial #—``)
+WORD_LABEL = " #—"
 #: a line headed as a commit message is (``feat(read): pgvector 1.0 …``, ``chore: skip …``): its type, maybe a scope
 _COMMIT = re.compile(r"(?P<type>[a-z]{2,12})(?P<scope>\([^()\s]{1,24}\))?!?:\s+(?P<rest>\S.*)")
 #: the shape of such a head
@@ -108,6 +113,8 @@ def read_label(heading: str) -> Label | None:
         return Label(lead.group("cprefix") + "#:", lead.group("cjk"), lead.group("crest").strip())
     if lead.group("clock"):
         return Label(CLOCK, lead.group("clock"), lead.group("krest").strip())
+    if lead.group("word"):
+        return Label(lead.group("wprefix").lower() + WORD_LABEL, lead.group("word"), lead.group("wrest").strip())
     shape = "[" + _LETTERS.sub("a", _COUNTERS.sub("#", lead.group("binner"))) + "]"
     return Label(shape, lead.group("bracket"), lead.group("brest").strip())
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cache
 from itertools import pairwise
+from typing import NamedTuple
 
 from ..text.lexicon import lexicon
 from .lines import BULLET_ENTRY, TABLE_ROW, TABLE_SEP, heading, is_field_line, points_at, table_cells
@@ -14,7 +16,9 @@ from .lines import BULLET_ENTRY, TABLE_ROW, TABLE_SEP, heading, is_field_line, p
 
 def to_markdown(lines: list[str]) -> list[str]:
     """The note's lines with every other markup it uses written as Markdown (one line for one line)."""
-    marked = _cards(_plain_markup(_directives(_boxes(_shell_comments(_wiki(_org(_notebook(lines))))))))
+    marked = _cards(
+        _plain_markup(_directives(_boxes(_hash_comments(_wiki(_org(_folds(_tap_yaml(_gherkin(_notebook(lines))))))))))
+    )
     return _transposed_tables(_callouts(_outline_root(_toggles(marked))))
 
 
@@ -24,13 +28,102 @@ SHELL_PROMPT = re.compile(r"^\$\s+\S")
 _SHELL_COMMENT = re.compile(r"^#[ \t]")
 
 
-def _shell_comments(lines: list[str]) -> list[str]:
-    """The note's lines with a terminal session's comments as the writer's plain text: in a note of two or more
-    commands typed at a ``$`` prompt (a fetch log), a line opened by ``# `` is a comment, no heading. The comment's
-    words stay as written (a quote of them is verbatim). One line for one line."""
-    if sum(1 for line in lines if SHELL_PROMPT.match(line)) < 2:
+#: what opens a file whose ``#`` lines are comments: a TAP stream's version line or plan (``TAP version 13``,
+#: ``1..4``), a Gherkin file's language line (``# language: zh-CN``)
+_COMMENTED_FILE = re.compile(r"^(?:TAP version \d+|1\.\.\d+|#\s*language:\s*[\w-]+)\s*$")
+
+
+def _hash_comments(lines: list[str]) -> list[str]:
+    """The note's lines with ``# `` comments as the writer's plain text, no headings: in a note of two or more
+    commands typed at a ``$`` prompt (a fetch log), and in a file whose format makes ``#`` a comment (a TAP
+    report, a Gherkin feature file, opened by their own first lines). The comment's words stay as written (a quote
+    of them is verbatim). One line for one line."""
+    commented = any(_COMMENTED_FILE.match(line) for line in lines[:3])
+    if not commented and sum(1 for line in lines if SHELL_PROMPT.match(line)) < 2:
         return lines
     return [line[2:] if _SHELL_COMMENT.match(line) else line for line in lines]
+
+
+class GherkinKeywords(NamedTuple):
+    """A Gherkin file's keywords as patterns: the feature's line, a scenario's line (its name is ``name``), a step's
+    line (its keyword dropped: ``indent`` and ``rest``)."""
+
+    feature: re.Pattern[str]
+    scenario: re.Pattern[str]
+    step: re.Pattern[str]
+
+
+@cache
+def gherkin_keywords() -> GherkinKeywords | None:
+    """The patterns of Gherkin's keywords in the languages ``data/writing.toml`` [gherkin] lists (None: none listed)."""
+    words = lexicon().gherkin
+    if not words:
+        return None
+
+    def any_of(kind: str) -> str:
+        return "|".join(map(re.escape, words.get(kind, ()))) or "(?!)"
+
+    return GherkinKeywords(
+        re.compile(rf"^\s*(?:{any_of('feature')})\s*[:：]"),
+        re.compile(rf"^\s*(?:{any_of('scenario')})\s*[:：]\s*(?P<name>\S.*)$"),
+        re.compile(rf"^(?P<indent>\s*)(?:{any_of('steps')})\s+(?P<rest>\S.*)$"),
+    )
+
+
+def is_feature_file(lines: list[str]) -> bool:
+    """Whether the note is a Gherkin feature file: a feature's line and two scenarios or more."""
+    keys = gherkin_keywords()
+    if keys is None or not any(":" in line or "：" in line for line in lines):
+        return False
+    return any(keys.feature.match(line) for line in lines) and sum(1 for ln in lines if keys.scenario.match(ln)) >= 2
+
+
+def _gherkin(lines: list[str]) -> list[str]:
+    """The note's lines with a Gherkin feature file's steps as its scenarios' points: a step's keyword (``Given``,
+    ``假如``, ``那么``, ``data/writing.toml`` [gherkin]) is the file's structure and no word of the step
+    (``假如 原文读完`` says the original was read, no "if"); the step is a bullet. One line for one line."""
+    keys = gherkin_keywords()
+    if keys is None or not is_feature_file(lines):
+        return lines
+    return [f"{m['indent']}- {m['rest']}" if (m := keys.step.match(line)) else line for line in lines]
+
+
+#: a TAP stream's version line or plan, and the bounds of a test point's YAML block set in under it (``  ---``,
+#: ``  ...``)
+_TAP_HEAD = re.compile(r"^(?:TAP version \d+|1\.\.\d+)\s*$")
+_YAML_BOUND = re.compile(r"^[ \t]+(?:---|\.\.\.)\s*$")
+
+
+def _tap_yaml(lines: list[str]) -> list[str]:
+    """The note's lines with a TAP report's YAML blocks unbounded: their ``---`` and ``...`` lines are the blocks'
+    delimiters, no rules that part the report (each block belongs to the test point above it). One line for one
+    line."""
+    if not any(_TAP_HEAD.match(line) for line in lines[:3]):
+        return lines
+    return ["" if _YAML_BOUND.match(line) else line for line in lines]
+
+
+#: a vim fold's opening marker closing a line (``== Lean FRO：… {{{1``), and its closing marker alone on a line
+_FOLD_OPEN = re.compile(r"^(?P<title>.*?\S)\s*\{\{\{(?P<level>\d)?\s*$")
+_FOLD_CLOSE = re.compile(r"^\s*(?:\"\s*)?\}\}\}\d?\s*$")
+
+
+def _folds(lines: list[str]) -> list[str]:
+    """The note's lines with vim's fold markers read as its outline (a note kept with ``foldmethod=marker``): a
+    line that opens a fold (``{{{1``) is a heading a level below the note's title, its level the marker's, and a
+    line that closes one (``}}}``) is blank. Two folds or more. One line for one line."""
+    opened = [i for i, line in enumerate(lines) if "{{{" in line and _FOLD_OPEN.match(line)]
+    if len(opened) < 2:
+        return lines
+    out = list(lines)
+    for i in opened:
+        m = _FOLD_OPEN.match(lines[i])
+        title = m["title"].strip().strip('"=#').strip()  # type: ignore[index]
+        out[i] = "#" * min(int(m["level"] or 1) + 1, 6) + " " + title  # type: ignore[index]
+    for i, line in enumerate(lines):
+        if "}}}" in line and _FOLD_CLOSE.match(line):
+            out[i] = ""
+    return out
 
 
 #: a card's first line: a status sign (a symbol, ``□``, ``◐``, ``■``, ``✕``), a space, its title
@@ -147,11 +240,14 @@ def _clippings(lines: list[str]) -> bool:
     )
 
 
-#: a section title's adornment (CommonMark's setext underline, reStructuredText's under- and overline)
-_ADORNMENT = re.compile(r"^([=\-~^\"])\1{2,}\s*$")
+#: a section title's adornment (CommonMark's setext underline, reStructuredText's under- and overline, a rule drawn
+#: in box-drawing characters over and under a title)
+_ADORNMENT = re.compile(r"^([=\-~^\"─━═])\1{2,}\s*$")
 
 
-_ADORNING = frozenset('=-~^"')
+_ADORNING = frozenset('=-~^"─━═')
+#: drawn rules: a title only between two of them (a box's lid and floor); one under a line is a break, no underline
+_DRAWN = frozenset("─━═")
 
 
 #: a line that is no paragraph of its own: a bullet, a numbered item, a table row, a quote, a heading
@@ -191,7 +287,9 @@ def _plain_markup(lines: list[str]) -> list[str]:
     atx = any(heading(line) for line in lines)
     styles: dict[tuple[str, bool], int] = {}
     for i, style in titles:
-        level = {"=": 1, "-": 2}.get(style[0]) if atx else styles.setdefault(style, min(len(styles) + 1, 6))
+        level: int | None = 2  # a boxed title is a section's, as a title framed on its own line is (``_FRAMED_TITLE``)
+        if style[0] not in _DRAWN:
+            level = {"=": 1, "-": 2}.get(style[0]) if atx else styles.setdefault(style, min(len(styles) + 1, 6))
         if level is None:
             continue
         out[i] = "#" * level + " " + lines[i].strip()
@@ -223,8 +321,8 @@ def _title_style(lines: list[str], i: int) -> tuple[str, bool] | None:
     prev = lines[i - 1].strip() if i > 0 else ""
     # an overline opens its title after a blank line (else it is the underline of the title above)
     over = bool(prev) and prev == under.strip() and (i < 2 or not lines[i - 2].strip())
-    if not over and prev and not _ADORNMENT.match(prev) and not heading(prev):  # a paragraph of one line
-        return None
+    if not over and (m.group(1) in _DRAWN or (prev and not _ADORNMENT.match(prev) and not heading(prev))):
+        return None  # a paragraph of one line, or a drawn rule with no lid over the line
     if m.group(1) == "-" and is_field_line(line):  # ``key: value`` then ``---``: a block's fence
         return None
     return m.group(1), over

@@ -7,7 +7,7 @@ import csv
 import functools
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import NamedTuple
@@ -28,6 +28,7 @@ from .labels import (
     COMMIT,
     FIELD_WORD,
     TITLE_MAX,
+    WORD_LABEL,
     Label,
     commit_heads,
     declared_states,
@@ -413,6 +414,8 @@ def _clean_title(raw: str) -> str:
         raw = _WIKI_LINK.sub(lambda m: m.group(2) or m.group(1), raw)
     if "｜" in raw and (tag := _TAG_LEAD.match(raw)):
         raw = raw[tag.end() :]  # a short code set off by a bar tags the entry (``摘｜Merge-as-You-Go…``)
+    if "《" in raw and (shelf := _SHELF_MARK.match(raw)) is not None:
+        raw = shelf["work"]  # a shelf's mark and rating before a work's name (``读过 ★★★★☆ 《…》``) are no words of it
     if (state := _TASK_STATE.match(raw)) is not None and state.group(1) in lexicon().task_states:
         raw = raw[state.end() :]  # an outliner's task state is no word of the title (``TODO [[CSBench]]``)
     title = _link_texts(
@@ -433,6 +436,10 @@ def _clean_title(raw: str) -> str:
 
 #: a short code, a bar, a verdict that ends on a colon, then the name (``C2 ｜新，要加：Routed Transcoders``)
 _CODE_VERDICT = re.compile(r"^[^\s｜]{1,8}\s*｜\s*[^：:｜]{1,24}[：:]\s*(?P<name>\S.*)$")
+
+
+#: a work's name in 《》 with only a short mark and signs before it (``读过 ★★★★☆ 　《Where Sparse Attention …》``)
+_SHELF_MARK = re.compile(r"^\s*(?:[\u4e00-\u9fff]{1,2}\s+)?[^\w《]*《(?P<work>[^》\n]+)》\s*$")
 
 
 #: a short code set off by a fullwidth bar at a title's start: a legend's tag, no word of the title
@@ -1021,6 +1028,10 @@ _CLOCK_LINE = re.compile(r"^\d{1,2}[:：][0-5]\d\s")
 _INDENTED = re.compile(r"^[ \t]{2,}\S")
 
 
+#: a word and a counter before a dash, set in under the paragraph that lists them (``   SERIAL 01 — SignSpan``)
+_WORD_LABEL_SET_IN = re.compile(r"^[ \t]+[A-Za-z]{3,10}\s\d{1,4}\s+[—–]\s*\S")
+
+
 def _label_line_spans(lines: list[str]) -> list[_Span]:
     """Items opened by a label at the start of a line (``A1  ColFuse …`` then indented fields), when two
     or more lines open with one label shape; each runs to the next such line or heading."""
@@ -1039,7 +1050,11 @@ def _label_line_spans(lines: list[str]) -> list[_Span]:
         # a label opens the line itself, unindented; or a bracketed code opens a paragraph (``[00:09] 第一件…``):
         # a bracket on each line of a run of lines is a log's stamp (a chat's ``[14:58] oskar: …``), one
         # conversation, not items
-        if not line[:1].isalnum() and not _opens_paragraph_with_bracket(lines, i):
+        if (
+            not line[:1].isalnum()
+            and not _opens_paragraph_with_bracket(lines, i)
+            and not _WORD_LABEL_SET_IN.match(line)
+        ):
             continue
         label = read_label(line)
         if label is not None and label.rest:
@@ -1073,7 +1088,11 @@ def _label_line_spans(lines: list[str]) -> list[_Span]:
             check = label.rest if talk and _ev.read_remark(label.rest).words else None
         # a reference in author-year style is titled by the work it cites, not its authors
         cited = _cited_work(" ".join([label.rest, *_run_on(lines, i + 1, stop)]))
-        span = _Span(label.text + " " + (title or cited or sentence_head(label.rest)), i, stop, "label-line", check)
+        named = title or cited or sentence_head(label.rest)
+        # a word's counter (``SERIAL 02 — signpose``) only numbers the entry: the words after it are its title
+        span = _Span(
+            named if label.shape.endswith(WORD_LABEL) else f"{label.text} {named}", i, stop, "label-line", check
+        )
         spans.append(span)
     return spans
 
@@ -1432,7 +1451,15 @@ _TODO_TAGS = re.compile(r"(?<![\w+@.])(?:[+@][A-Za-z][^\s+@]*|[A-Za-z][\w-]*:(?!
 
 
 #: the exports a note may paste, each read as a table's rows (``read.exports``)
-_EXPORTS = (exports.bibtex, exports.records, exports.json_lines, exports.clippings)
+_EXPORTS = (
+    exports.bibtex,
+    exports.records,
+    exports.json_lines,
+    exports.clippings,
+    exports.code_records,
+    exports.tap_points,
+    exports.gherkin_scenarios,
+)
 
 
 def _exported(read: Callable[[list[str]], list[exports.Entry]], lines: list[str]) -> list[_Span]:
@@ -2255,6 +2282,8 @@ def make_item(
     urls = list(dict.fromkeys([*(u.rstrip(".,;:)") for u in URL_RE.findall(text)), *cited]))
     if not urls and "/" in text:  # an address written without its scheme, as written (``github.com/acme/router``)
         urls = [m.group(0).rstrip(".,;:") for m in _BARE_ADDRESS.finditer(text)]
+    if ctx is not None and ctx.legend:
+        title = _without_legend_code(title, ctx.legend)
     return NoteItem(
         material=material,
         index=index,
@@ -2276,6 +2305,17 @@ def make_item(
         label=label,
         group=group,
     )
+
+
+def _without_legend_code(title: str, legend: Mapping[str, object]) -> str:
+    """``title`` less a code of the note's legend that closes it after a dash or a dot (``MP v2027.09.1 release notes —
+    COMPLETED``): the code says how far it was read, no word of the name."""
+    for code in legend:
+        if code[:1].isalpha() and len(code) > 1 and title.endswith(code):
+            head = title[: -len(code)].rstrip()
+            if head.endswith(("—", "–", "·", " -")) and head.rstrip(" —–·-"):
+                return head.rstrip(" —–·-")
+    return title
 
 
 _NAME_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-_./][A-Za-z0-9]+)*")

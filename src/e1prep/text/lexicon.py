@@ -61,6 +61,8 @@ class Lexicon:
     filing: dict[str, tuple[str, ...]] = field(default_factory=dict)
     #: a pasted e-mail's header fields, its subject's field names, and a reply's subject prefixes
     mail: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: a Gherkin feature file's keywords: ``feature`` and ``scenario`` (``data/writing.toml`` [gherkin])
+    gherkin: dict[str, tuple[str, ...]] = field(default_factory=dict)
     #: what a copied thread's post header says its author did (``commented``)
     thread_posts: tuple[str, ...] = ()
     #: the labels by which a note gives an item's own date
@@ -143,6 +145,7 @@ def lexicon() -> Lexicon:
         filing={k: tuple(v) for k, v in data["filing"].items()},
         mail={k: tuple(v) for k, v in data["mail"].items()},
         thread_posts=tuple(data["threads"]["posted"]),
+        gherkin={k: tuple(v) for k, v in data.get("gherkin", {}).items()},
         date_labels=tuple(data["dates"]["labels"]),
         old_pieces=tuple(data["dates"].get("old", ())),
     )
