@@ -372,3 +372,29 @@ def test_a_section_id_with_a_middle_dot_is_one_identifier_not_a_number() -> None
 
     tokens = scan("建议归入 §K·2（稀疏解码）")
     assert [(t.text, t.kind, t.type) for t in tokens] == [("§K·2", "identifier", "section")]
+
+
+# --- a part left unread, and sections named before the read --------------------------------------------------------
+
+
+def test_a_part_never_opened_beside_a_stated_read_leaves_the_read_partial() -> None:
+    assert evidence.read_remark("read §1–§6; App. D not opened").level is EvidenceLevel.partial
+    assert evidence.read_remark("只读了 §1–§3，附录没打开").level is EvidenceLevel.partial
+    assert evidence.read_remark("read in full; appendix not opened").level is EvidenceLevel.partial
+    # alone, or of the whole source, "not opened" still says nothing was seen
+    assert evidence.read_remark("附录没看").level is EvidenceLevel.unverified
+    assert evidence.read_remark("只看到标题、没打开").level is EvidenceLevel.unverified
+
+
+def test_sections_named_before_the_read_are_what_was_read() -> None:
+    assert evidence.read_remark("§1–§6 and Tables 1–4 read line by line").level is EvidenceLevel.partial
+    assert evidence.read_remark("Sections 1-4 read, rest skipped").level is EvidenceLevel.partial
+    # a read as a noun, or one to come, is no statement of a reading
+    assert evidence.read_remark("§5 is worth a read").level is EvidenceLevel.unverified
+    assert evidence.read_remark("§3 to be read later").level is EvidenceLevel.unverified
+
+
+def test_a_middle_dot_parts_a_legends_word_entries() -> None:
+    lines = ["DD   FULL = read the whole thing incl. appendix · MAIN = main text read, appendix NOT read"]
+    legend = evidence.parse_legend(lines, {0})
+    assert {k: v.level for k, v in legend.items()} == {"FULL": EvidenceLevel.verified, "MAIN": EvidenceLevel.partial}

@@ -45,7 +45,7 @@ from .markers import (
     strip_urls,
     without_part_names,
 )
-from .scope import claim_only, same_sentence, sentences
+from .scope import claim_only, names_a_part, same_sentence, sentences
 
 
 def _alternation(words: tuple[str, ...]) -> str:
@@ -152,9 +152,10 @@ _DASHES = re.compile(r"[-–—―]+")
 #: a legend's entry that defines a word (``abs = 只看了 abstract``, ``full = 全文读完``) or a CJK code of one or two
 #: characters (``全 = 全文看完　摘 = 只看了摘要``), after a separator
 _WORD_ENTRY = re.compile(
-    r"(?:^|[：:；;，,。\u3000｜|]|\s{2})\s*(?:\*\*|`)?([A-Za-z][A-Za-z-]{1,11}|[\u4e00-\u9fff]{1,2})(?:\*\*|`)?"
-    # (two blanks part entries, as they open one: ``COMPLETED = 从头读到尾    TIMEOUT = 读到一半断了``)
-    r"\s*[=＝]\s*((?:(?!\s{2})[^；;，,。\n\u3000｜|])+)"
+    r"(?:^|[：:；;，,。\u3000｜|·]|\s{2})\s*(?:\*\*|`)?([A-Za-z][A-Za-z-]{1,11}|[\u4e00-\u9fff]{1,2})(?:\*\*|`)?"
+    # (two blanks part entries, as they open one: ``COMPLETED = 从头读到尾    TIMEOUT = 读到一半断了``; so does a
+    # middle dot: ``FULL = the whole thing · MAIN = main text read``)
+    r"\s*[=＝]\s*((?:(?!\s{2})[^；;，,。\n\u3000｜|·])+)"
 )
 #: a description that is one string literal of code, maybe ended by a comma (``"read end to end",``)
 _QUOTED_DESC = re.compile(r"""^(?P<q>["'])(?P<inner>[^"'\n]+)(?P=q)\s*,?$""")
@@ -304,7 +305,9 @@ def _read_hits(text: str, body: str, hits: list[Hit], symbol_statements: list[St
             and not claim_limit
             and not (h.marker.kind == "vendor" and _another_source_read_in_full(body, h, positives))
         )
-        explaining = h.marker.explains and (explained or (partly_read and not h.marker.unopened))
+        # (a part of it never opened beside a stated read says what was left unread: ``read §1–§6; App. D not opened``)
+        part_unread = (partly_read or full_read) and h.marker.unopened and names_a_part(body, h.start, h.end)
+        explaining = h.marker.explains and (explained or (partly_read and (not h.marker.unopened or part_unread)))
         # a full read with another stated limitation is partial; a partial check keeps the limitation's
         # level, but an explanation adds none, and a claim's hedge stays with the claim's numbers
         if full_read and not exclusive:

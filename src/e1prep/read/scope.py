@@ -86,6 +86,17 @@ def _up_to_clause(text: str, start: int, end: int) -> str:
     return text[first : after.start() if after else last]
 
 
+@cache
+def _parts() -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in lexicon().source_parts) or "(?!)", re.I)
+
+
+def names_a_part(text: str, start: int, end: int) -> bool:
+    """Whether the statement's clause, up to its end, names a part of the source (``App. D not opened``, ``附录没看``):
+    then it says what was left unread, not that nothing was."""
+    return _parts().search(_up_to_clause(text, start, end)) is not None
+
+
 def other_object(text: str, start: int, end: int) -> str | None:
     """The other object a statement's sentence names in or before the statement's clause, when the sentence
     names neither the page read, nor the whole item, nor a number: ``卡片采集，未打开仓库`` limits the repository

@@ -49,6 +49,8 @@ class Lexicon:
     #: read itself, and the shapes of a summary read together with the body
     other_objects: tuple[str, ...] = ()
     reading_objects: tuple[str, ...] = ()
+    #: the parts of one source, as regex fragments (``附录``, ``app\.\s*[A-Z]``, ``§\s*\d``)
+    source_parts: tuple[str, ...] = ()
     read_together: tuple[str, ...] = ()
     whole_item: tuple[str, ...] = ()
     #: words that end in a whole-item word without meaning it (``平均``)
@@ -138,6 +140,7 @@ def lexicon() -> Lexicon:
         bookkeeping_shapes=tuple(data["bookkeeping"]["shapes"]),
         other_objects=tuple(data["scope"]["other_objects"]),
         reading_objects=tuple(data["scope"]["reading"]),
+        source_parts=tuple(data["scope"].get("parts", ())),
         read_together=tuple(data["scope"]["read_together"]),
         whole_item=tuple(data["scope"]["whole_item"]),
         not_whole=tuple(data["scope"].get("not_whole", ())),
