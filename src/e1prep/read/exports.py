@@ -1,7 +1,7 @@
 """Exports pasted into a note, each read as the rows of a table: a reference manager's BibTeX, a query's records in
-expanded display, one JSON object a line, an e-reader's clippings, records written in code, a TAP report's test points,
-a Gherkin file's scenarios. Each entry is an item;
-its fields are read by what their names mean, as a table's header cells are (``data/writing.toml`` [columns])."""
+expanded display, one JSON object a line, an e-reader's clippings, records written in code, a TAP report's test
+points, a Gherkin file's scenarios. Each entry is an item; its fields are read by what their names mean, as a
+table's header cells are (``data/writing.toml`` [columns])."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import re
 from typing import NamedTuple
 
 from ..text.lexicon import lexicon
-from .markup import CLIPPING_END, CLIPPING_META, gherkin_keywords, is_feature_file
+from .markup import CLIPPING_END, CLIPPING_META, TAP_HEAD, gherkin_keywords, is_feature_file
 
 
 class Entry(NamedTuple):
@@ -208,22 +208,20 @@ def _code_fields(lines: list[str], start: int) -> tuple[dict[str, str] | None, i
 #: a TAP stream's test point (``ok 1 - VeriLoop: … # TODO appendix C``, ``not ok 3 - …``): its description, less the
 #: directive after ``#`` (the directive says how far it went: it stays in the item's text)
 _TAP_POINT = re.compile(r"^(?:not )?ok\b\s*(?:\d+)?\s*(?:-\s*)?(?P<desc>.*?)(?:\s+#\s*(?:TODO|SKIP)\b.*)?$", re.I)
-#: what makes a note a TAP stream: its version line or its plan (``TAP version 13``, ``1..4``)
-_TAP_HEAD = re.compile(r"^(?:TAP version \d+|1\.\.\d+)\s*$")
 
 
 def tap_points(lines: list[str]) -> list[Entry]:
     """A report in the Test Anything Protocol (``TAP version 13``, a plan ``1..4``, ``ok 1 - …`` lines each over its
     YAML block): each test point an item to the next, titled by its description. Two points or more."""
-    if not any(_TAP_HEAD.match(line) for line in lines):
+    if not any(TAP_HEAD.match(line) for line in lines):
         return []
     starts = [i for i, line in enumerate(lines) if line[:2] in ("ok", "no") and _TAP_POINT.match(line)]
     if len(starts) < 2:
         return []
     spans = []
     for start, end in zip(starts, [*starts[1:], len(lines)], strict=True):
-        while end > start + 1 and (not lines[end - 1].strip() or lines[end - 1].startswith("#")):
-            end -= 1  # the stream's closing comments (``# 4 ok, 1 todo``) are no part of its last point
+        while end > start + 1 and not lines[end - 1].strip():
+            end -= 1
         desc = _TAP_POINT.match(lines[start])["desc"].strip()  # type: ignore[index]
         spans.append(Entry(desc or lines[start].strip(), start, end, "tap"))
     return spans

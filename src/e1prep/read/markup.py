@@ -28,9 +28,10 @@ SHELL_PROMPT = re.compile(r"^\$\s+\S")
 _SHELL_COMMENT = re.compile(r"^#[ \t]")
 
 
-#: what opens a file whose ``#`` lines are comments: a TAP stream's version line or plan (``TAP version 13``,
-#: ``1..4``), a Gherkin file's language line (``# language: zh-CN``)
-_COMMENTED_FILE = re.compile(r"^(?:TAP version \d+|1\.\.\d+|#\s*language:\s*[\w-]+)\s*$")
+#: a TAP stream's first lines: its version line or its plan (``TAP version 13``, ``1..4``)
+TAP_HEAD = re.compile(r"^(?:TAP version \d+|1\.\.\d+)\s*$")
+#: a Gherkin file's language line (``# language: zh-CN``)
+_GHERKIN_LANGUAGE = re.compile(r"^#\s*language:\s*[\w-]+\s*$")
 
 
 def _hash_comments(lines: list[str]) -> list[str]:
@@ -38,7 +39,7 @@ def _hash_comments(lines: list[str]) -> list[str]:
     commands typed at a ``$`` prompt (a fetch log), and in a file whose format makes ``#`` a comment (a TAP
     report, a Gherkin feature file, opened by their own first lines). The comment's words stay as written (a quote
     of them is verbatim). One line for one line."""
-    commented = any(_COMMENTED_FILE.match(line) for line in lines[:3])
+    commented = any(TAP_HEAD.match(line) or _GHERKIN_LANGUAGE.match(line) for line in lines[:3])
     if not commented and sum(1 for line in lines if SHELL_PROMPT.match(line)) < 2:
         return lines
     return [line[2:] if _SHELL_COMMENT.match(line) else line for line in lines]
@@ -88,9 +89,7 @@ def _gherkin(lines: list[str]) -> list[str]:
     return [f"{m['indent']}- {m['rest']}" if (m := keys.step.match(line)) else line for line in lines]
 
 
-#: a TAP stream's version line or plan, and the bounds of a test point's YAML block set in under it (``  ---``,
-#: ``  ...``)
-_TAP_HEAD = re.compile(r"^(?:TAP version \d+|1\.\.\d+)\s*$")
+#: the bounds of a TAP test point's YAML block set in under it (``  ---``, ``  ...``)
 _YAML_BOUND = re.compile(r"^[ \t]+(?:---|\.\.\.)\s*$")
 
 
@@ -98,7 +97,7 @@ def _tap_yaml(lines: list[str]) -> list[str]:
     """The note's lines with a TAP report's YAML blocks unbounded: their ``---`` and ``...`` lines are the blocks'
     delimiters, no rules that part the report (each block belongs to the test point above it). One line for one
     line."""
-    if not any(_TAP_HEAD.match(line) for line in lines[:3]):
+    if not any(TAP_HEAD.match(line) for line in lines[:3]):
         return lines
     return ["" if _YAML_BOUND.match(line) else line for line in lines]
 
