@@ -398,3 +398,35 @@ def test_a_middle_dot_parts_a_legends_word_entries() -> None:
     lines = ["DD   FULL = read the whole thing incl. appendix · MAIN = main text read, appendix NOT read"]
     legend = evidence.parse_legend(lines, {0})
     assert {k: v.level for k, v in legend.items()} == {"FULL": EvidenceLevel.verified, "MAIN": EvidenceLevel.partial}
+
+
+# --- TaskPaper's tags ------------------------------------------------------------------------------------------
+
+TASKPAPER = """screen 2027-10-08:
+	tags: @read(full) 整篇读完 · @read(part: …) 只读了冒号后那部分 · @read(abs) 只看摘要 · @read(0) 没打开
+Papers:
+	- Gannet: Streaming Top-k for Paged Caches @read(full) @done(2027-10-08)
+		https://arxiv.org/abs/2711.00412
+		Table 3: the predictor hits 91.4% at batch 1.
+	- Petrel: A Router Benchmark @read(part: §1–3) @topic(serving)
+		https://arxiv.org/abs/2711.00999
+	- Heron @read(abs)
+		https://github.com/acme/heron
+"""
+
+
+def test_taskpaper_tags_are_read_through_their_legend_and_are_no_words_of_the_title() -> None:
+    items = _items(TASKPAPER)
+    assert [i.title for i in items] == [
+        "Gannet: Streaming Top-k for Paged Caches",
+        "Petrel: A Router Benchmark",
+        "Heron",
+    ]
+    # a value in the place the legend holds open (``@read(part: …)``) is read as that tag
+    assert [i.evidence for i in items] == [EvidenceLevel.verified, EvidenceLevel.partial, EvidenceLevel.summary]
+
+
+def test_a_tag_the_legend_does_not_define_says_nothing_of_the_reading() -> None:
+    legend = evidence.parse_legend([TASKPAPER.split("\n")[1]], {0})
+    assert evidence.legend_symbols("- Heron @read(later)", legend) == []
+    assert evidence.legend_symbols("- Heron @read(abs)", legend) == ["@read(abs)"]

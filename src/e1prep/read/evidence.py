@@ -147,6 +147,8 @@ _PLAIN = r"\w\s\u3400-\u9fff（）()【】「」『』:：,，;；/／|｜·・�
 #: a legend symbol: a run of sign characters, a checkbox (``[x]``), or a short code before ``=`` (``A=``, ``L1``)
 _SYMBOL_RUN = re.compile(rf"\[[^\]\n]{{0,2}}\]|[^{_PLAIN}]+")
 _CODE = re.compile(r"(?<![A-Za-z0-9])([A-Z]\d{0,2})(?=\s*[=:：＝]|\s+[^\sA-Za-z])")
+#: a tag with its value, as TaskPaper writes one (``@read(abs)``, ``@read(part: §1–3)``): a sign of its own
+TAG = re.compile(r"(?<![\w@])@[A-Za-z][\w-]*\([^()\n]{0,24}\)")
 _SEPARATOR = re.compile(r"[/／|·・;；,，、]|\s")
 _DASHES = re.compile(r"[-–—―]+")
 #: a legend's entry that defines a word (``abs = 只看了 abstract``, ``full = 全文读完``) or a CJK code of one or two
@@ -450,6 +452,8 @@ def _legend_entries(rest: str) -> list[tuple[str, str]]:
             starts.append((m.start(), m.end()))
     for m in _CODE.finditer(rest):
         starts.append((m.start(1), m.end(1)))
+    for m in TAG.finditer(rest):  # a tag with its value is one sign (``@read(abs) 只看摘要``)
+        starts.append((m.start(), m.end()))
     starts.sort()
     kept: list[tuple[int, int]] = []
     for a, b in starts:
@@ -605,6 +609,13 @@ def legend_symbols(body: str, legend: dict[str, Statement]) -> list[str]:
     norm = _norm_symbol(body)
     runs = {_norm_symbol(m.group(0)) for m in _SYMBOL_RUN.finditer(norm)}
     out = [sym for sym in legend if sym in runs]
+    if (
+        "@" in body
+    ):  # a tag the legend defines, value and all (``@read(abs)``), or a value in its place (``@read(part: …)``)
+        for tag in dict.fromkeys(TAG.findall(body)):
+            sym = tag if tag in legend else _tag_in_place(tag, legend)
+            if sym is not None and sym not in out:
+                out.append(sym)
     for sym in legend:  # a code (``A``, ``L1``) counts at the remark's start or right after its label
         if re.fullmatch(r"[A-Z]\d{0,2}", sym) and re.search(rf"(?:^|[:：])\s*{sym}(?![A-Za-z0-9])", norm.strip()):
             out.append(sym)
@@ -633,6 +644,19 @@ def legend_symbols(body: str, legend: dict[str, Statement]) -> list[str]:
 
 #: a legend's CJK code: one or two characters
 _CJK_CODE = re.compile(r"[\u4e00-\u9fff]{1,2}")
+
+
+#: a legend's placeholder for a tag's value (``@read(part: …)``, ``@waiting(x)``)
+_PLACEHOLDER = re.compile(r"(?:…|\.\.\.|\bx\b)\)$")
+
+
+def _tag_in_place(tag: str, legend: dict[str, Statement]) -> str | None:
+    """The legend's tag whose value is a placeholder that ``tag``'s value fills (``@read(part: §1–3)`` is
+    ``@read(part: …)``)."""
+    for sym in legend:
+        if sym.startswith("@") and (m := _PLACEHOLDER.search(sym)) is not None and tag.startswith(sym[: m.start()]):
+            return sym
+    return None
 
 
 def _opens_the_title(body: str, code: str) -> bool:

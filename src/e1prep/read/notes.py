@@ -416,6 +416,8 @@ def _clean_title(raw: str) -> str:
         raw = raw[tag.end() :]  # a short code set off by a bar tags the entry (``摘｜Merge-as-You-Go…``)
     if "《" in raw and (shelf := _SHELF_MARK.match(raw)) is not None:
         raw = shelf["work"]  # a shelf's mark and rating before a work's name (``读过 ★★★★☆ 《…》``) are no words of it
+    if "@" in raw:
+        raw = _TRAILING_TAGS.sub("", raw)  # TaskPaper's tags close an entry (``… @read(full) @done``): no words of it
     if (state := _TASK_STATE.match(raw)) is not None and state.group(1) in lexicon().task_states:
         raw = raw[state.end() :]  # an outliner's task state is no word of the title (``TODO [[CSBench]]``)
     title = _link_texts(
@@ -436,6 +438,10 @@ def _clean_title(raw: str) -> str:
 
 #: a short code, a bar, a verdict that ends on a colon, then the name (``C2 ｜新，要加：Routed Transcoders``)
 _CODE_VERDICT = re.compile(r"^[^\s｜]{1,8}\s*｜\s*[^：:｜]{1,24}[：:]\s*(?P<name>\S.*)$")
+
+
+#: tags that close a TaskPaper entry (``@read(full) @arxiv(2710.08832) @done(2027-10-12 11:40)``)
+_TRAILING_TAGS = re.compile(r"(?:\s+@[A-Za-z][\w-]*(?:\([^()\n]*\))?)+\s*$")
 
 
 #: a work's name in 《》 with only a short mark and signs before it (``读过 ★★★★☆ 　《Where Sparse Attention …》``)
