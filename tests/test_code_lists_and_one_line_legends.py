@@ -430,3 +430,40 @@ def test_a_tag_the_legend_does_not_define_says_nothing_of_the_reading() -> None:
     legend = evidence.parse_legend([TASKPAPER.split("\n")[1]], {0})
     assert evidence.legend_symbols("- Heron @read(later)", legend) == []
     assert evidence.legend_symbols("- Heron @read(abs)", legend) == ["@read(abs)"]
+
+
+# --- records assigned field by field, and a scale of digits --------------------------------------------------------
+
+MATLAB = """Screened this afternoon, kept as a MATLAB struct array.
+
+```matlab
+% fields:
+%   depth : how far  0 = 没打开 | 1 = 只看到搜索结果里的片段 | 2 = 只看了摘要
+%                    3 = 读了一部分 | 4 = 全文读完
+r(1).name  = 'Gannet: Streaming Top-k for Paged Caches';
+r(1).url   = 'https://arxiv.org/abs/2711.00412';
+r(1).depth = 4;
+r(1).note  = ['the predictor hits 91.4% at batch 1; ' ...
+              'misses fall back to a synchronous load.'];
+
+r(2).name  = 'Petrel';
+r(2).url   = 'https://github.com/acme/petrel';
+r(2).depth = 2;
+```
+"""
+
+
+def test_records_assigned_field_by_field_are_items_and_a_digit_scale_is_their_legend() -> None:
+    items = _items(MATLAB)
+    assert [i.title for i in items] == ["Gannet: Streaming Top-k for Paged Caches", "Petrel"]
+    assert [i.urls for i in items] == [["https://arxiv.org/abs/2711.00412"], ["https://github.com/acme/petrel"]]
+    # a full read only the legend states, and no words of the item's own, stays partial (the reader's rule)
+    assert [i.evidence for i in items] == [EvidenceLevel.partial, EvidenceLevel.summary]
+    assert "全文读完" in items[0].remark
+
+
+def test_a_digit_of_a_scale_counts_only_as_a_whole_cell() -> None:
+    legend = evidence.parse_legend(["depth  0 = 没打开 | 4 = 全文读完"], {0})
+    assert set(legend) == {"0", "4"}
+    assert evidence.legend_symbols("核查：4", legend) == ["4"]
+    assert evidence.legend_symbols("核查：4 of 12 tables read", legend) == []

@@ -151,10 +151,11 @@ _CODE = re.compile(r"(?<![A-Za-z0-9])([A-Z]\d{0,2})(?=\s*[=:：＝]|\s+[^\sA-Za-
 TAG = re.compile(r"(?<![\w@])@[A-Za-z][\w-]*\([^()\n]{0,24}\)")
 _SEPARATOR = re.compile(r"[/／|·・;；,，、]|\s")
 _DASHES = re.compile(r"[-–—―]+")
-#: a legend's entry that defines a word (``abs = 只看了 abstract``, ``full = 全文读完``) or a CJK code of one or two
-#: characters (``全 = 全文看完　摘 = 只看了摘要``), after a separator
+#: a legend's entry that defines a word (``abs = 只看了 abstract``, ``full = 全文读完``), a CJK code of one or two
+#: characters (``全 = 全文看完　摘 = 只看了摘要``) or a digit of a scale (``0 = 没打开 | 4 = 全文读完``), after a
+#: separator
 _WORD_ENTRY = re.compile(
-    r"(?:^|[：:；;，,。\u3000｜|·]|\s{2})\s*(?:\*\*|`)?([A-Za-z][A-Za-z-]{1,11}|[\u4e00-\u9fff]{1,2})(?:\*\*|`)?"
+    r"(?:^|[：:；;，,。\u3000｜|·]|\s{2})\s*(?:\*\*|`)?([A-Za-z][A-Za-z-]{1,11}|[\u4e00-\u9fff]{1,2}|\d)(?:\*\*|`)?"
     # (two blanks part entries, as they open one: ``COMPLETED = 从头读到尾    TIMEOUT = 读到一半断了``; so does a
     # middle dot: ``FULL = the whole thing · MAIN = main text read``)
     r"\s*[=＝]\s*((?:(?!\s{2})[^；;，,。\n\u3000｜|·])+)"
@@ -609,9 +610,8 @@ def legend_symbols(body: str, legend: dict[str, Statement]) -> list[str]:
     norm = _norm_symbol(body)
     runs = {_norm_symbol(m.group(0)) for m in _SYMBOL_RUN.finditer(norm)}
     out = [sym for sym in legend if sym in runs]
-    if (
-        "@" in body
-    ):  # a tag the legend defines, value and all (``@read(abs)``), or a value in its place (``@read(part: …)``)
+    # a tag the legend defines, value and all (``@read(abs)``), or a value in its place (``@read(part: …)``)
+    if "@" in body:
         for tag in dict.fromkeys(TAG.findall(body)):
             sym = tag if tag in legend else _tag_in_place(tag, legend)
             if sym is not None and sym not in out:
@@ -619,26 +619,40 @@ def legend_symbols(body: str, legend: dict[str, Statement]) -> list[str]:
     for sym in legend:  # a code (``A``, ``L1``) counts at the remark's start or right after its label
         if re.fullmatch(r"[A-Z]\d{0,2}", sym) and re.search(rf"(?:^|[:：])\s*{sym}(?![A-Za-z0-9])", norm.strip()):
             out.append(sym)
-    # a word the legend defines (``abs = 只看了 abstract``) opens or closes a cell or clause, as a depth cell writes
-    # it (``abs only，PDF 没开``, ``release notes full``): inside a sentence it is only a word (``the full table``)
-    # (a word defined in capitals, ``DIRECT``, ``CHART ONLY``, is a code: found as written, not as the word ``direct``)
-    written = [p.strip() for p in _PARTS.split(body)]
-    parts = [p.lower() for p in written]
-    for sym in legend:
-        if sym[:1].isalpha() and sym.isascii() and sym.isupper() and len(sym) > 1:
-            if any(_word_at_an_end(p, sym) for p in written if p):
-                out.append(sym)
-        elif sym[:1].isalpha() and sym.isascii() and any(_word_at_an_end(p, sym.lower()) for p in parts if p):
-            out.append(sym)
-        elif _CJK_CODE.fullmatch(sym) and (
-            f"[{sym}]" in body or f"【{sym}】" in body or _tagged(body, sym) or _opens_the_title(body, sym)
-        ):
-            # a CJK code in brackets, as a depth tag writes it (``[厂][全] 瀚语AI 开源…``), or set off by a bar
-            # where a part opens (``14:05 — 摘｜Merge-as-You-Go…``)
-            out.append(sym)
+    out += _defined_words(body, legend)
     if not out:  # a run of several known symbols written together (``✅⚠``)
         for run in runs:
             out += [sym for sym in legend if sym in run and sym not in out and len(run) > len(sym)]
+    return out
+
+
+def _defined_words(body: str, legend: dict[str, Statement]) -> list[str]:
+    """The words, codes and digits the legend defines that stand in ``body`` as a cell or a clause writes them.
+
+    A word (``abs = 只看了 abstract``) opens or closes a cell or clause, as a depth cell writes it (``abs only，PDF
+    没开``, ``release notes full``): inside a sentence it is only a word (``the full table``). A word defined in
+    capitals (``DIRECT``, ``CHART ONLY``) is a code: found as written, never as the word ``direct``. A digit of a scale
+    is a whole cell (``depth = 4``, read as ``核查：4``). A CJK code stands in brackets (``[厂][全] 瀚语AI 开源…``), set
+    off by a bar where a part opens (``14:05 — 摘｜Merge-as-You-Go…``), or first in the title (``### 读过 《…》``).
+    """
+    written = [p.strip() for p in _PARTS.split(body)]
+    parts = [p.lower() for p in written]
+    out = []
+    for sym in legend:
+        if sym[:1].isalpha() and sym.isascii():
+            found = (
+                any(_word_at_an_end(p, sym) for p in written if p)
+                if sym.isupper() and len(sym) > 1
+                else any(_word_at_an_end(p, sym.lower()) for p in parts if p)
+            )
+        elif sym.isdigit():
+            found = sym in parts
+        else:
+            found = _CJK_CODE.fullmatch(sym) is not None and (
+                f"[{sym}]" in body or f"【{sym}】" in body or _tagged(body, sym) or _opens_the_title(body, sym)
+            )
+        if found:
+            out.append(sym)
     return out
 
 

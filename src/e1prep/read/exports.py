@@ -158,6 +158,43 @@ _TRIPLE = re.compile(r"\"\"\"|\'\'\'")
 _ONE_STRING = re.compile(r"""^(?P<q>["'])(?P<text>.*)(?P=q)\s*,?\s*(?:#\s*(?P<comment>.*))?$""")
 
 
+#: one field of an indexed record, as MATLAB or JavaScript assign one (``r(3).depth = 4;``, ``items[2].url = "…";``),
+#: its value maybe continued on the next lines (MATLAB's ``...``)
+_INDEXED_FIELD = re.compile(
+    r"^\s*(?P<var>[A-Za-z_]\w*)\s*[(\[]\s*(?P<k>\d{1,4})\s*[)\]]\s*\.\s*(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<value>.*?)\s*$"
+)
+#: a string literal in a value (``'…'`` with ``''`` for a quote, or ``"…"``)
+_STRING = re.compile(r"'((?:[^']|'')*)'|\"((?:[^\"\\]|\\.)*)\"")
+
+
+def indexed_records(lines: list[str]) -> list[Entry]:
+    """A reading list kept as an array of records assigned field by field (MATLAB's ``r(1).name = '…';`` over
+    ``r(1).url = '…';``, a script's ``items[1].url = …``): the fields of one index are one item, from its first
+    assignment to the next index's, read by what their names mean as a table's header cells are. Two records or
+    more, each naming a title or an address."""
+    fields: dict[tuple[str, str], dict[str, str]] = {}
+    spans: dict[tuple[str, str], list[int]] = {}
+    i = 0
+    while i < len(lines):
+        m = _INDEXED_FIELD.match(lines[i])
+        if m is None:
+            i += 1
+            continue
+        start, value = i, m["value"]
+        while value.rstrip().endswith("...") and i + 1 < len(lines):  # MATLAB's continuation
+            i += 1
+            value = value.rstrip()[:-3] + " " + lines[i].strip()
+        key = (m["var"], m["k"])
+        strings = [a.replace("''", "'") or b for a, b in _STRING.findall(value)]
+        fields.setdefault(key, {})[m["name"]] = " ".join(strings) if strings else value.rstrip(";").strip()
+        spans.setdefault(key, [start, i + 1])[1] = i + 1
+        i += 1
+    entries = [_fields_entry(said, spans[key][0], spans[key][1], "code", "") for key, said in fields.items()]
+    if len(entries) < 2 or any(not e.title for e in entries):
+        return []
+    return sorted(entries, key=lambda e: e.start)
+
+
 def code_records(lines: list[str]) -> list[Entry]:
     """A reading list kept as code (``Item(name="…", url="…", depth=Depth.SECTIONS, notes=\"\"\"…\"\"\"),`` or one
     dict literal an item): each record an item, its fields read by what their names mean as a table's header cells

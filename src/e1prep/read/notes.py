@@ -1463,6 +1463,7 @@ _EXPORTS = (
     exports.json_lines,
     exports.clippings,
     exports.code_records,
+    exports.indexed_records,
     exports.tap_points,
     exports.gherkin_scenarios,
 )
