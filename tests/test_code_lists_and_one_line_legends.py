@@ -56,10 +56,16 @@ PILE = [
 '''
 
 
+#: the two records every list kept as code in these tests holds: (title, URL)
+RECORDS = [
+    ("Gannet: Streaming Top-k for Paged Caches", ["https://arxiv.org/abs/2711.00412"]),
+    ("Petrel", ["https://github.com/acme/petrel"]),
+]
+
+
 def test_records_written_in_code_are_items_titled_by_their_title_field() -> None:
     items = _items(CODE_LIST)
-    assert [i.title for i in items] == ["Gannet: Streaming Top-k for Paged Caches", "Petrel"]
-    assert [i.urls for i in items] == [["https://arxiv.org/abs/2711.00412"], ["https://github.com/acme/petrel"]]
+    assert [(i.title, i.urls) for i in items] == RECORDS
     # the enum in capitals, one member a line, is the note's legend: each record's depth field reads through it
     assert [i.evidence for i in items] == [EvidenceLevel.partial, EvidenceLevel.verified]
     assert "the retrieval doc" in items[1].text
@@ -455,8 +461,7 @@ r(2).depth = 2;
 
 def test_records_assigned_field_by_field_are_items_and_a_digit_scale_is_their_legend() -> None:
     items = _items(MATLAB)
-    assert [i.title for i in items] == ["Gannet: Streaming Top-k for Paged Caches", "Petrel"]
-    assert [i.urls for i in items] == [["https://arxiv.org/abs/2711.00412"], ["https://github.com/acme/petrel"]]
+    assert [(i.title, i.urls) for i in items] == RECORDS
     # a full read only the legend states, and no words of the item's own, stays partial (the reader's rule)
     assert [i.evidence for i in items] == [EvidenceLevel.partial, EvidenceLevel.summary]
     assert "全文读完" in items[0].remark
