@@ -472,3 +472,8 @@ def test_a_digit_of_a_scale_counts_only_as_a_whole_cell() -> None:
     assert set(legend) == {"0", "4"}
     assert evidence.legend_symbols("核查：4", legend) == ["4"]
     assert evidence.legend_symbols("核查：4 of 12 tables read", legend) == []
+
+
+def test_a_lone_handle_closing_a_title_is_a_word_of_it() -> None:
+    items = _items("## Great thread on paged caches by @karpathy\nhttps://x.com/karpathy/status/1\nread in full\n")
+    assert items[0].title == "Great thread on paged caches by @karpathy"

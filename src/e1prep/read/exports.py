@@ -170,8 +170,8 @@ _STRING = re.compile(r"'((?:[^']|'')*)'|\"((?:[^\"\\]|\\.)*)\"")
 def indexed_records(lines: list[str]) -> list[Entry]:
     """A reading list kept as an array of records assigned field by field (MATLAB's ``r(1).name = '…';`` over
     ``r(1).url = '…';``, a script's ``items[1].url = …``): the fields of one index are one item, from its first
-    assignment to the next index's, read by what their names mean as a table's header cells are. Two records or
-    more, each naming a title or an address."""
+    assignment to its last, read by what their names mean as a table's header cells are. Two records or more, each
+    naming a title or an address."""
     fields: dict[tuple[str, str], dict[str, str]] = {}
     spans: dict[tuple[str, str], list[int]] = {}
     i = 0

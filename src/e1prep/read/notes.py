@@ -416,8 +416,8 @@ def _clean_title(raw: str) -> str:
         raw = raw[tag.end() :]  # a short code set off by a bar tags the entry (``摘｜Merge-as-You-Go…``)
     if "《" in raw and (shelf := _SHELF_MARK.match(raw)) is not None:
         raw = shelf["work"]  # a shelf's mark and rating before a work's name (``读过 ★★★★☆ 《…》``) are no words of it
-    if "@" in raw:
-        raw = _TRAILING_TAGS.sub("", raw)  # TaskPaper's tags close an entry (``… @read(full) @done``): no words of it
+    if "@" in raw and (tags := _TRAILING_TAGS.search(raw)) is not None and _taskpaper_tags(tags.group(0)):
+        raw = raw[: tags.start()]  # TaskPaper's tags close an entry (``… @read(full) @done``): no words of it
     if (state := _TASK_STATE.match(raw)) is not None and state.group(1) in lexicon().task_states:
         raw = raw[state.end() :]  # an outliner's task state is no word of the title (``TODO [[CSBench]]``)
     title = _link_texts(
@@ -442,6 +442,12 @@ _CODE_VERDICT = re.compile(r"^[^\s｜]{1,8}\s*｜\s*[^：:｜]{1,24}[：:]\s*(?P
 
 #: tags that close a TaskPaper entry (``@read(full) @arxiv(2710.08832) @done(2027-10-12 11:40)``)
 _TRAILING_TAGS = re.compile(r"(?:\s+@[A-Za-z][\w-]*(?:\([^()\n]*\))?)+\s*$")
+
+
+def _taskpaper_tags(run: str) -> bool:
+    """Whether a run of ``@`` words that closes a title is TaskPaper's tags: one holds a value, or there are two or
+    more (a lone ``@karpathy`` closing ``Great thread by @karpathy`` is a handle, a word of the title)."""
+    return "(" in run or run.count("@") >= 2
 
 
 #: a work's name in 《》 with only a short mark and signs before it (``读过 ★★★★☆ 　《Where Sparse Attention …》``)
