@@ -24,6 +24,7 @@ from e1prep.pipeline import draft_brief, living_document
 from e1prep.produce import rules as rules_module
 from e1prep.read import markers
 from e1prep.read.numbers import scan
+from e1prep.text.memo import forget
 from e1prep.verify import citations as citations_module
 from e1prep.verify import claims as claims_module
 from e1prep.verify import facts as facts_module
@@ -316,13 +317,25 @@ def test_a_status_code_is_looked_up_among_its_text_s_numbers(parts: list[str]) -
         assert markers._part_of_a_number(text, hit) == _held_by_a_number(text, m.start(), m.end())
 
 
+def _best_find_seconds(lines: int) -> float:
+    """The best of three reads of an item of ``lines`` status-code lines, every run memo emptied first (no line is
+    answered from an earlier read)."""
+    best = float("inf")
+    for _ in range(3):
+        text = "".join(f"- 指标 {k}：返回 404，吞吐 {k}%\n" for k in range(lines))
+        forget()
+        t0 = time.perf_counter()
+        hits = markers.find(text)
+        best = min(best, time.perf_counter() - t0)
+        assert len(hits) >= lines
+    return best
+
+
 def test_an_item_of_many_status_codes_is_read_in_linear_time() -> None:
-    """Each ``404`` of an item walked every number of the item: 8,000 lines took 4.8 s (2,000: 0.35 s)."""
-    text = "".join(f"- 指标 {k}：返回 404，吞吐 {k}%\n" for k in range(8_000))
-    t0 = time.perf_counter()
-    hits = markers.find(text)
-    assert time.perf_counter() - t0 < 2.0
-    assert len(hits) >= 8_000
+    """Each ``404`` of an item walked every number of the item: 8,000 lines took 4.8 s, 2,000 took 0.35 s (x14 for
+    x4 the lines). Measured against the reference of the same run (a quarter of the lines), not a wall-clock limit
+    that a loaded machine misses: linear is about x4, the quadratic walk x14."""
+    assert _best_find_seconds(8_000) / _best_find_seconds(2_000) < 8
 
 
 def _with_cards(folder: Path, count: int) -> Path:
