@@ -10,7 +10,7 @@ import re
 from typing import NamedTuple
 
 from ..text.lexicon import lexicon
-from .markup import CLIPPING_END, CLIPPING_META, TAP_HEAD, gherkin_keywords, is_feature_file
+from .markup import CLIPPING_END, CLIPPING_META, gherkin_keywords, is_feature_file, is_tap_stream
 
 
 class Entry(NamedTuple):
@@ -250,7 +250,7 @@ _TAP_POINT = re.compile(r"^(?:not )?ok\b\s*(?:\d+)?\s*(?:-\s*)?(?P<desc>.*?)(?:\
 def tap_points(lines: list[str]) -> list[Entry]:
     """A report in the Test Anything Protocol (``TAP version 13``, a plan ``1..4``, ``ok 1 - …`` lines each over its
     YAML block): each test point an item to the next, titled by its description. Two points or more."""
-    if not any(TAP_HEAD.match(line) for line in lines):
+    if not is_tap_stream(lines):
         return []
     starts = [i for i, line in enumerate(lines) if line[:2] in ("ok", "no") and _TAP_POINT.match(line)]
     if len(starts) < 2:

@@ -29,7 +29,14 @@ _SHELL_COMMENT = re.compile(r"^#[ \t]")
 
 
 #: a TAP stream's first lines: its version line or its plan (``TAP version 13``, ``1..4``)
-TAP_HEAD = re.compile(r"^(?:TAP version \d+|1\.\.\d+)\s*$")
+_TAP_HEAD = re.compile(r"^(?:TAP version \d+|1\.\.\d+)\s*$")
+
+
+def is_tap_stream(lines: list[str]) -> bool:
+    """Whether the note is a TAP report: its version line or its plan among its first three lines."""
+    return any(_TAP_HEAD.match(line) for line in lines[:3])
+
+
 #: a Gherkin file's language line (``# language: zh-CN``)
 _GHERKIN_LANGUAGE = re.compile(r"^#\s*language:\s*[\w-]+\s*$")
 
@@ -39,7 +46,7 @@ def _hash_comments(lines: list[str]) -> list[str]:
     commands typed at a ``$`` prompt (a fetch log), and in a file whose format makes ``#`` a comment (a TAP
     report, a Gherkin feature file, opened by their own first lines). The comment's words stay as written (a quote
     of them is verbatim). One line for one line."""
-    commented = any(TAP_HEAD.match(line) or _GHERKIN_LANGUAGE.match(line) for line in lines[:3])
+    commented = is_tap_stream(lines) or any(_GHERKIN_LANGUAGE.match(line) for line in lines[:3])
     if not commented and sum(1 for line in lines if SHELL_PROMPT.match(line)) < 2:
         return lines
     return [line[2:] if _SHELL_COMMENT.match(line) else line for line in lines]
@@ -97,7 +104,7 @@ def _tap_yaml(lines: list[str]) -> list[str]:
     """The note's lines with a TAP report's YAML blocks unbounded: their ``---`` and ``...`` lines are the blocks'
     delimiters, no rules that part the report (each block belongs to the test point above it). One line for one
     line."""
-    if not any(TAP_HEAD.match(line) for line in lines[:3]):
+    if not is_tap_stream(lines):
         return lines
     return ["" if _YAML_BOUND.match(line) else line for line in lines]
 
