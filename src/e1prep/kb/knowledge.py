@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from ..brief.models import DocHits
 from ..text.regexgate import guarded
-from .numbering import Heading, extended, lettering, section_number
+from .numbering import Heading, by_shape, extended, lettering, section_number
 
 ARXIV_ID = r"\d{2}(?:0[1-9]|1[0-2])\.\d{4,5}"
 #: an arXiv id: with an ``arXiv:`` prefix, in an arxiv.org URL, or bare (checked for a real month);
@@ -369,6 +369,7 @@ def _sections(lines: list[str]) -> list[Section]:
     lettered = lettering([h.group(2) for line in lines if line.startswith("#") and (h := _HEADING.match(line))])
     numbered = ""  # the id of the last numbered heading: a bold lead-in may number a subsection of it
     last_level = 1  # the level of the last Markdown heading: a bold line under it is one level below
+    in_bold: set[int] = set()  # the lines of the headings written as a bold line
     for n, line in enumerate(lines, start=1):
         h = _HEADING.match(line)
         if not h:
@@ -380,6 +381,7 @@ def _sections(lines: list[str]) -> list[Section]:
                 # a line in bold, whole, under a heading: a subsection's heading written in bold (``## FG · 遗忘``
                 # over ``**FG-2 可塑性丧失**``), numbered only where its counter extends the heading's
                 heads.append(Heading(n, min(last_level + 1, _LEAD_LEVEL - 1), bold.group(1).strip()))
+                in_bold.add(n)
             continue
         last_level = len(h.group(1))
         heads.append(Heading(n, len(h.group(1)), h.group(2)))
@@ -389,10 +391,12 @@ def _sections(lines: list[str]) -> list[Section]:
         if num:
             raw.append((n, len(h.group(1)), sid, title[num.end() :].strip(" ：:-—–｜|·、")))
     by_counter = extended(heads, {start: sid for start, _level, sid, _title in raw})
-    if by_counter:
-        levels = {h.line: h.level for h in heads}
-        raw.extend((n, levels[n], sid, title) for n, (sid, title) in by_counter.items())
-        raw.sort()
+    levels = {h.line: h.level for h in heads}
+    raw.extend((n, levels[n], sid, title) for n, (sid, title) in by_counter.items())
+    # the headings no shape above numbers, read by their siblings' (a bold line is a paragraph's lead, not a sibling)
+    known = {start for start, *_ in raw} | in_bold
+    raw.extend((n, levels[n], sid, title) for n, (sid, title) in by_shape(heads, known).items())
+    raw.sort()
     # a section ends at the next heading of its level or above, numbered or not (one pass, a stack)
     closes: dict[int, int] = {}
     stack: list[tuple[int, int]] = []

@@ -14,6 +14,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 #: the counters of a Chinese sequence (天干: ``甲``, ``乙``, ``丙`` …) and the Chinese numerals, plain and formal
 #: (``三``, ``叁``: ``## 【贰】`` over ``### 贰·1``), number sections as letters do, and so do Greek letters (``## β``
@@ -21,12 +22,31 @@ from dataclasses import dataclass
 _STEMS = "甲乙丙丁戊己庚辛壬癸一二三四五六七八九十壹贰叁肆伍陆柒捌玖拾αβγδεζηθικλμνξοπρστυφχψω"
 _GREEK = "αβγδεζηθικλμνξοπρστυφχψω"
 
+#: the Chinese counters alone (no Greek letter): one opens a code or follows a joint (``三（五）``, ``甲-1``), never
+#: a number directly (``§1.2一致`` is §1.2 and a word)
+_CJK_STEMS = _STEMS.replace(_GREEK, "")
+#: one piece of a section code, as documents number by their own signs (``chr1``, ``1q1``, ``0x33``, ``250Hz-2``,
+#: ``(110)``, ``①-1``, ``∂3.2``, ``R3α``, ``D+1.3``, ``二（一）``): a number, a run of up to four Latin letters, a
+#: Greek letter, a circled number, the sign ``∂``, or pieces in brackets
+_PIECE = (
+    rf"(?:\d+(?!\d)|[A-Za-z]{{1,4}}(?![A-Za-z])|[{_GREEK}\u2460-\u2473∂]"
+    rf"|\((?:\d+|[A-Za-z]{{1,4}}|[{_CJK_STEMS}])\)|（[\d{_CJK_STEMS}]{{1,3}}）)"
+)
+#: a section code whatever its signs: pieces, maybe joined by ``.``, ``-``, ``+``, ``:``, ``/`` or ``·``; a
+#: Chinese counter opens it or follows a joint or stands in brackets
+SECTION_CODE_ANY = rf"(?:{_PIECE}|[{_CJK_STEMS}])(?:[.\-+:/·]?{_PIECE}|[.\-+:/·][{_CJK_STEMS}])*"
+#: what may not follow a whole code (else it is a longer code's head, or a word)
+_CODE_END = r"(?![A-Za-z0-9.\-+:/·(（])"
+#: a code counts: a number, a Greek letter, a circled number, ``∂`` or a Chinese counter within its first signs
+#: (``§and`` is no id)
+_HAS_COUNTER = rf"[^\s§¶，。；、]{{0,11}}?[\d{_STEMS}\u2460-\u2473∂]"
+
 #: a section's id as the brief and the notes write it: ``§`` and the number as the document writes it
 #: (``§1.2``, ``§S2.2``, ``§B.1``, ``§C4``, ``§A``, ``§R5.c``, ``§3b``, ``§W-3``, ``§丙-4``, ``§甲``, ``§β3``,
-#: ``§BEN:1``, ``§K·2``); a document that signs its sections with a pilcrow (``¶22``) is read the same; the id
-#: without its sign is group 1
+#: ``§BEN:1``, ``§K·2``, and any code a document's sibling headings number by: ``§0x33``, ``§(110)``); a
+#: document that signs its sections with a pilcrow (``¶22``) is read the same; the id without its sign is group 1
 SECTION_ID = (
-    rf"[§¶]\s*((?:[A-Z]{{1,4}}[.\-:·]?|[a-z]{{2,4}}[.\-:/]?(?=\d)|[{_STEMS}][-·]?)?\d+(?:\.\d+)*(?:[-:]\d+(?![\d.]))?(?:[./]?[a-z](?![A-Za-z0-9])|\([a-z]\))?"
+    rf"[§¶]\s*((?={_HAS_COUNTER})(?:{SECTION_CODE_ANY}){_CODE_END}|(?:[A-Z]{{1,4}}[.\-:·]?|[a-z]{{2,4}}[.\-:/]?(?=\d)|[{_STEMS}][-·]?)?\d+(?:\.\d+)*(?:[-:]\d+(?![\d.]))?(?:[./]?[a-z](?![A-Za-z0-9])|\([a-z]\))?"
     rf"|[A-Z]{{1,4}}[\u2460-\u2473]"
     rf"|[IVX]{{1,4}}(?:-(?:[a-z]|\d+)|\([a-z]\))?(?![A-Za-z0-9])|[A-Z](?:/(?:[ivx]{{1,4}}|\d+))?(?![A-Za-z0-9])"
     rf"|[{_STEMS}](?![\-·\d]))"
@@ -154,6 +174,83 @@ def extended(headings: Sequence[Heading], numbered: dict[int, str]) -> dict[int,
     return out
 
 
+#: a heading's leading code whatever its signs (``0x33 · 循环不变量``, ``(110) 数据库``, ``二（一）通用运行时``): whole,
+#: before a space or a separator, or closed by its bracket
+_HEAD_CODE = re.compile(rf"^(?P<n>{SECTION_CODE_ANY})(?:(?<=[)）])|(?=[\s·｜|:：、—–]|$))")
+#: what makes a code a counter: a number, a Greek letter, a circled number, ``∂``, a Chinese counter
+_COUNTS = re.compile(rf"[\d{_STEMS}\u2460-\u2473∂]")
+#: a year is a date's, not a counter (``## 2026-10 动态``)
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+#: a shape numbers sections when at least this many headings have it ...
+_SIBLINGS = 3
+#: ... and their codes rise from one to the next in this share of the steps, in document order
+_RISING = 2 / 3
+#: what a child's code adds to its parent's: a joint and a piece, or a piece (``∂1`` → ``∂1.1``, ``R1`` → ``R1α``,
+#: ``二`` → ``二（一）``)
+_JOINED = re.compile(rf"[.\-+:/·]?(?:{_PIECE}|[{_CJK_STEMS}])")
+
+
+def by_shape(headings: Sequence[Heading], numbered: set[int]) -> dict[int, tuple[str, str]]:
+    """The headings numbered by their siblings' shape, by line: their id (``§0x33``) and title.
+
+    Writers number by signs of their field (``chr1`` over ``1q1``, ``(110)``, ``①-1``, ``0x33``, ``250Hz-2``,
+    ``∂3.2``, ``R3α``, ``D+1.3``, ``二（一）``). A heading's leading code is a section number when three or more
+    headings open with codes of its shape (digits, letters, signs in the same places: ``0x10`` and ``0x11`` at any
+    level), all different, rising in document order as counters do; so is a heading whose numbered children extend
+    its code (``∂1`` over ``∂1.1``), with its siblings of its shape. Lines in ``numbered`` are numbered already. A lone
+    ``## H100``, a year (``## 2026Q1``) or ``## H100``, ``## A100``, ``## B200`` (which count nothing) number
+    nothing."""
+    codes: dict[int, re.Match[str]] = {}
+    groups: dict[str, list[Heading]] = {}
+    for h in headings:
+        if h.line in numbered or (m := _HEAD_CODE.match(h.title)) is None:
+            continue
+        if _COUNTS.search(m["n"]) and not _YEAR.search(m["n"]):
+            codes[h.line] = m
+            groups.setdefault(_shape(m["n"]), []).append(h)
+    found: set[int] = set()
+    for members in groups.values():
+        written = [codes[h.line]["n"] for h in members]
+        keys = [_order(code) for code in written]
+        rising = sum(a < b for a, b in pairwise(keys))
+        if len(written) >= _SIBLINGS and len(set(written)) == len(written) and rising >= _RISING * (len(keys) - 1):
+            found.update(h.line for h in members)
+    # a heading whose numbered children extend its code (``∂1`` over ``∂1.1``), and its siblings of its shape
+    parents: set[tuple[int, str]] = set()
+    stack: list[Heading] = []
+    for h in headings:
+        while stack and stack[-1].level >= h.level:
+            stack.pop()
+        parent = stack[-1] if stack else None
+        stack.append(h)
+        if parent is None or h.line not in found or parent.line not in codes or parent.line in found:
+            continue
+        mine, theirs = codes[h.line]["n"], codes[parent.line]["n"]
+        if mine.startswith(theirs) and _JOINED.fullmatch(mine[len(theirs) :]):
+            found.add(parent.line)
+            parents.add((parent.level, _shape(theirs)))
+    found.update(h.line for h in headings if h.line in codes and (h.level, _shape(codes[h.line]["n"])) in parents)
+    return {
+        h.line: ("§" + codes[h.line]["n"], h.title[codes[h.line].end() :].strip(" ：:-—–｜|·、"))
+        for h in headings
+        if h.line in found
+    }
+
+
+def _order(code: str) -> tuple[tuple[int, int | str], ...]:
+    """A code's place among its siblings: numbers by value, letters in the alphabet, a Chinese or Greek counter or
+    a circled number by its rank."""
+    key: list[tuple[int, int | str]] = []
+    for piece in re.findall(r"\d+|[A-Za-z]+|.", code):
+        if piece.isascii() and piece.isdigit():
+            key.append((0, int(piece)))
+        elif piece.isascii() and piece.isalpha():
+            key.append((1, piece))
+        else:
+            key.append((2, _STEMS.find(piece) if piece in _STEMS else ord(piece)))
+    return tuple(key)
+
+
 def _shape(counter: str) -> str:
     """A counter's shape: each digit run ``9``, a Roman numeral ``Ⅰ`` (``IV`` is the shape of ``II``), a capital
     ``A``, a small letter ``a``, a stem ``甲``."""
@@ -162,4 +259,5 @@ def _shape(counter: str) -> str:
     shape = re.sub(r"[A-Z]", "A", shape)
     shape = re.sub(r"[a-z]", "a", shape)
     shape = re.sub(f"[{_GREEK}]", "α", shape)
+    shape = re.sub("[\u2460-\u2473]", "①", shape)
     return re.sub(f"[{_STEMS}]", "甲", shape)
