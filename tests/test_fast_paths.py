@@ -180,6 +180,21 @@ def _plain_identify(item: NoteItem, doc: KnowledgeDoc) -> identity.Identity:
     ranked = subjects.candidates(item.title, item.text, item.urls)
     # a candidate that scores nothing as a name is comparable to none (``out`` in ``tripwire 0.9 is out``)
     comparable = [c.name for c in ranked if c.score >= ranked[0].score - identity.SUBJECT_MARGIN and c.score > 0]
+    # a title's opening capital the document writes in lower case names nothing; a title of three Latin words or
+    # more that names nothing is its own subject (the rules of 7615547, which this copy had missed)
+    words = item.title.strip().rstrip(".!?").split()
+    if comparable and all(
+        item.title.lstrip().startswith(n)
+        and n[:1].isupper()
+        and n[1:].islower()
+        and n.isalpha()
+        and (found := [doc.text[a:b] for a, b in doc.matches(n)])
+        and all(w.islower() for w in found)
+        for n in comparable
+    ):
+        comparable = []
+    if not comparable and item.title.isascii() and sum(1 for w in words if w.isalpha()) >= 3:
+        comparable = [" ".join(words)]
     names = comparable + [c.name for c in ranked if c.name not in comparable]
     if not names:
         names = [item.title[:30] or f"{item.material}#{item.index}"]
