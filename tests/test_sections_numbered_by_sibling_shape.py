@@ -125,3 +125,30 @@ def test_an_id_in_prose_is_read_no_longer_than_before(written: str, sid: str | N
 def test_such_an_id_is_no_quantity() -> None:
     """``§250Hz-2`` names a section: its ``250Hz`` is no measured frequency to cite."""
     assert [q.text for q in quantities("见 §250Hz-2 与 §0x33，延迟 120 ms")] == ["120 ms"]
+
+
+def test_a_code_in_brackets_is_the_code() -> None:
+    """Held-out d5 and e5 set their numbers in brackets (``〈1-1〉``, ``[3b]``): the brackets sign the code, as ``§``
+    does, and the eval reads a hand's ``[3b]`` as the brief's ``§3b``."""
+    from e1prep.evals.runner import _section_id
+
+    assert _ids("## 〈1〉 传感器\n### 〈1-1〉 格局\n### 〈1-2〉 芯片\n## 〈2〉 算法\n### 〈2-1〉 表示\n") == [
+        "§1",
+        "§1-1",
+        "§1-2",
+        "§2",
+        "§2-1",
+    ]
+    assert _ids("## [1] 概念\n### [1a] 术语\n### [1b] 威胁\n## [2] 方案\n### [2a] 绿名单\n") == [
+        "§1",
+        "§1a",
+        "§1b",
+        "§2",
+        "§2a",
+    ]
+    assert [_section_id(s) for s in ("[3b]", "〈2-1〉", "§1.2", "¶22", "3.1")] == ["§3b", "§2-1", "§1.2", "§22", "§3.1"]
+
+
+def test_a_bracket_that_opens_a_title_is_no_code() -> None:
+    """The other side: ``[WIP] notes`` or ``【转】…`` open no numbered section."""
+    assert _ids("## [WIP] 草稿\n## 【转】别人的笔记\n## [TODO] 待办\n") == []

@@ -256,7 +256,14 @@ def _section_id(section: str) -> str:
     """A golden section as the brief writes it: a document numbered without ``§`` (``## 3.`` / ``### 3.1``)
     has its sections named ``3.1`` by a hand and ``§3.1`` by the brief; both are the one section."""
     section = section.strip().removeprefix("¶")  # a pilcrow signs a section as § does (``¶22`` is §22)
+    # a code in the brackets its document sets it in is that code (``[3b]``, ``〈2-1〉`` are §3b, §2-1)
+    if (inner := _BRACKETED.fullmatch(section)) is not None:
+        section = inner["id"]
     return section if section.startswith("§") else "§" + section
+
+
+#: a section's id in brackets, as a document sets its numbers (``[3b]``, ``〈2-1〉``, ``【4】``)
+_BRACKETED = re.compile(r"[\[〈【〔](?P<id>[^\]〉】〕\s]{1,12})[\]〉】〕]")
 
 
 def _label(e: ExpectedObject) -> str:

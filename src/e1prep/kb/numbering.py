@@ -175,8 +175,11 @@ def extended(headings: Sequence[Heading], numbered: dict[int, str]) -> dict[int,
 
 
 #: a heading's leading code whatever its signs (``0x33 · 循环不变量``, ``(110) 数据库``, ``二（一）通用运行时``): whole,
-#: before a space or a separator, or closed by its bracket
-_HEAD_CODE = re.compile(rf"^(?P<n>{SECTION_CODE_ANY})(?:(?<=[)）])|(?=[\s·｜|:：、—–]|$))")
+#: before a space or a separator, or closed by its bracket; a code in brackets is the code (``[3b]``, ``〈2-1〉`` are
+#: §3b, §2-1)
+_HEAD_CODE = re.compile(
+    rf"^(?P<open>[\[〈【〔])?(?P<n>{SECTION_CODE_ANY})(?(open)[\]〉】〕]|(?:(?<=[)）])|(?=[\s·｜|:：、—–]|$)))"
+)
 #: what makes a code a counter: a number, a Greek letter, a circled number, ``∂``, a Chinese counter
 _COUNTS = re.compile(rf"[\d{_STEMS}\u2460-\u2473∂]")
 #: a year is a date's, not a counter (``## 2026-10 动态``)

@@ -155,10 +155,16 @@ _DASHES = re.compile(r"[-–—―]+")
 #: characters (``全 = 全文看完　摘 = 只看了摘要``) or a digit of a scale (``0 = 没打开 | 4 = 全文读完``), after a
 #: separator
 _WORD_ENTRY = re.compile(
-    r"(?:^|[：:；;，,。\u3000｜|·]|\s{2})\s*(?:\*\*|`)?([A-Za-z][A-Za-z-]{1,11}|[\u4e00-\u9fff]{1,2}|\d)(?:\*\*|`)?"
+    r"(?:^|[：:；;，,。\u3000｜|·—]|\s{2})\s*(?:\*\*|`)?"
+    # a code of up to three words in capitals (``FULL RECORD``, ``HEADNOTE ONLY``), or of a few words in bold or code
+    # (``**Press release**``), a word, a CJK code of one or two characters, a digit
+    r"((?<=\*\*)[A-Za-z][A-Za-z -]{0,22}[A-Za-z](?=\*\*)|(?<=`)[A-Za-z][A-Za-z -]{0,22}[A-Za-z](?=`)"
+    r"|[A-Z][A-Z-]{1,11}(?: [A-Z][A-Z-]{1,11}){1,2}(?=\s*[=＝])|[A-Za-z][A-Za-z-]{1,11}|[\u4e00-\u9fff]{1,2}|\d)"
+    r"(?:\*\*|`)?"
     # (two blanks part entries, as they open one: ``COMPLETED = 从头读到尾    TIMEOUT = 读到一半断了``; so does a
-    # middle dot: ``FULL = the whole thing · MAIN = main text read``)
-    r"\s*[=＝]\s*((?:(?!\s{2})[^；;，,。\n\u3000｜|·])+)"
+    # middle dot: ``FULL = the whole thing · MAIN = main text read``); a CJK code may be defined after a colon, as a
+    # run of them is (``——全检：正文逐段读完；抽检：只读了部分章节``)
+    r"\s*(?:[=＝]|(?<=[\u4e00-\u9fff])[:：])\s*((?:(?!\s{2})[^；;，,。\n\u3000｜|·])+)"
 )
 #: a description that is one string literal of code, maybe ended by a comma (``"read end to end",``)
 _QUOTED_DESC = re.compile(r"""^(?P<q>["'])(?P<inner>[^"'\n]+)(?P=q)\s*,?$""")
@@ -168,8 +174,11 @@ _QUOTED_DESC = re.compile(r"""^(?P<q>["'])(?P<inner>[^"'\n]+)(?P=q)\s*,?$""")
 _ONE_ENTRY = re.compile(
     r"^\s*(?:[-*+>]\s*)?(?:[A-Za-z]{1,6}\s*[:：]\s*)?"
     r"(?:`(?P<code>[^`\n]{1,12})`|\*\*(?P<bold>[^*\n]{1,12})\*\*"
-    r"|(?P<word>[A-Z][A-Z-]{1,11}(?: [A-Z][A-Z-]{1,11})?|[\u4e00-\u9fff]{1,2}))"
-    r"\s*(?:[=＝]|[—–]{1,2}|-(?=\s))\s*(?P<desc>\S.*)$"
+    r"|(?P<word>[A-Z][A-Z-]{1,11}(?: [A-Z][A-Z-]{1,11})?|[\u4e00-\u9fff]{1,2})"
+    # (or a sign, its description after a space: ``■ 已拆封·全检 —— 原文整份检完``; a bullet's mark is no sign)
+    rf"|(?P<sign>[^{_PLAIN}\-+>•▸▹‣►▶]{{1,3}})(?=\s))"
+    # (a code in capitals may be set apart from its description by a form's gap: ``READ-FULL    whole paper``)
+    r"(?:\s*(?:[=＝]|[—–]{1,2}|-(?=\s))\s*|(?<=[A-Z])[ \t]{2,}|(?<=[^\w\s*`])\s+)(?P<desc>\S.*)$"
 )
 #: symbols that look like check marks: without a legend they are not understood
 _CHECK_SYMBOLS = re.compile(f"[{re.escape(lexicon().check_symbols)}]")
@@ -286,7 +295,10 @@ def _read_hits(text: str, body: str, hits: list[Hit], symbol_statements: list[St
     explained = any(not h.marker.explains and h not in claims for h in limits) or any(
         s.level in _SEEN_LEVELS for s in symbol_statements
     )
-    partly_read = any(h.marker.kind == "partial" for h in positives)
+    # (a legend's sign or code for a partial read is one too: ``EXCERPTS — §1–§4. Not read: §5``)
+    partly_read = any(h.marker.kind == "partial" for h in positives) or any(
+        s.positive and s.level is EvidenceLevel.partial for s in symbol_statements
+    )
     # what was seen is a summary (``只看了摘要。PDF 今天一直 502``): the access problem says why no more was read,
     # it takes nothing from the summary that was
     summary_seen = any(h.marker.kind == "summary" and not h.marker.weak and not h.marker.unopened for h in limits)
@@ -560,10 +572,12 @@ def parse_legend(
         if one is None:
             _close_run(run, legend)
         else:
-            sym = one["code"] or one["bold"] or one["word"]
+            sym = one["code"] or one["bold"] or one["word"] or one["sign"]
             desc = one["desc"].strip()
             if (whole := _QUOTED_DESC.match(desc)) is not None:
                 desc = whole["inner"]  # a code's enum (``FULL = "read end to end"``): the string's words, no quotation
+            if sym in run and one["sign"]:
+                run[_REPEATED] = Statement(EvidenceLevel.unverified)  # a sign on every line marks a list, no legend
             run[sym] = _entry_statements([(sym, desc)])[sym]
             continue
         if m:
@@ -586,19 +600,34 @@ def parse_legend(
                 found = _line_entries(tail, known)
             if len(found) >= 2 and sum(1 for st in found.values() if st.words) >= 2:
                 legend.update(found)
-            elif "=" in line or "＝" in line:
-                words = _entry_statements(_WORD_ENTRY.findall(line))
-                if sum(1 for st in words.values() if st.words) >= 2:
-                    legend.update({w: st for w, st in words.items() if st.words})
+            elif any(c in line for c in "=＝：:"):
+                legend.update(_word_legend(lines, i))
     _close_run(run, legend)
     return legend
 
 
+def _word_legend(lines: list[str], i: int) -> dict[str, Statement]:
+    """The words a legend of word entries defines from line ``i`` (``全 = 全文　摘 = 摘要``), when two or more of them
+    state a reading. A line that ends on an entry's separator goes on in the next (``**Full** = …; **Partial** =
+    …;`` over ``**Press release** = …; **Title only** = …``)."""
+    text, j = lines[i], i
+    while text.rstrip().endswith((";", "；")) and j + 1 < len(lines) and lines[j + 1].strip():
+        j += 1
+        text += " " + lines[j]
+    words = _entry_statements(_WORD_ENTRY.findall(text))
+    stating = {w: st for w, st in words.items() if st.words}
+    return stating if len(stating) >= 2 else {}
+
+
+#: the mark of a run of lines where a sign stands twice: the marks of a list's lines (``→ …`` ⏎ ``→ …``), no legend
+_REPEATED = "\0repeated"
+
+
 def _close_run(run: dict[str, Statement], legend: dict[str, Statement]) -> None:
-    """A run of lines that define one entry each is a legend when two or more of its entries state a reading:
-    those enter ``legend``; the run is emptied either way."""
+    """A run of lines that define one entry each is a legend when two or more of its entries state a reading, and
+    no sign stands twice in it: those enter ``legend``; the run is emptied either way."""
     stating = {sym: st for sym, st in run.items() if st.words}
-    if len(stating) >= 2:
+    if len(stating) >= 2 and _REPEATED not in run:
         legend.update(stating)
     run.clear()
 

@@ -23,6 +23,10 @@ _LABEL = re.compile(
 _SIGNS = re.compile(r"[^\w\u3400-\u9fff-]+")
 _FIELD = re.compile(
     r"^\s*(?:[-*+>]\s+)?(?:\*\*)?(?P<label>[^\s:：*]{1,16})(?:\*\*)?\s*[:：]\s*(?:\*\*(?=\s))?\s*(?P<value>.*)$"
+    # a Chinese label set apart without a colon: in bold (``**检查项目** 《…》``), or by a form's gap of spaces,
+    # full-width ones too (``名称　　　tidewater-ai/markserve``)
+    r"|^\s*(?:\*\*(?P<bold>[\u3400-\u9fff]{1,6})\*\*\s+|(?P<aligned>[\u3400-\u9fff]{1,6})(?:\u3000+\s*|[ \t]{2,}))"
+    r"(?P<colonless>[^\s:：].*)$"
 )
 _BULLET = re.compile(r"^\s*(?:[-*+>]|\d{1,3}[.)、])\s+")
 _URL_ONLY = re.compile(r"^\s*<?https?://\S+>?\s*$")
@@ -48,7 +52,10 @@ class Label:
 #: bracketed code with a counter (``[00:09] 第一件…``, ``[3] …``, ``【线索 2】…``), never a link's text; or
 #: a clock stamp (``09:40 看了…``)
 _LEAD = re.compile(
-    r"(?P<label>(?P<prefix>(?![vV]\d)[A-Za-z]{1,2})[-_#]?(?P<counter>\d{1,4})(?![\d.,]\d)(?P<suffix>[a-z]?)(?=[\s:：.)、—-]))"
+    # a tracker's code in capitals and its counters, before a dash (``PPML-27-41 — Tessera …``, ``WMK-ADV-2027-031 —
+    # …``), read before a short code takes its head (``QA-7-01`` is no ``QA-7``)
+    r"(?P<code>[A-Z][A-Z0-9]{1,7}(?:-[A-Z]{2,6})*(?:[-_]\d{1,6}){1,3})\s+[—–]\s*(?P<corest>\S.*)"
+    r"|(?P<label>(?P<prefix>(?![vV]\d)[A-Za-z]{1,2})[-_#]?(?P<counter>\d{1,4})(?![\d.,]\d)(?P<suffix>[a-z]?)(?=[\s:：.)、—-]))"
     r"[\s:：.)、—-]+(?P<rest>\S.*)"
     r"|(?P<cjk>(?P<cprefix>[\u3400-\u9fff]{1,3})\s*(?P<ccounter>\d{1,4}))\s*[:：]\s*(?P<crest>\S.*)"
     r"|(?P<bracket>[\[【](?P<binner>[^\]】\n]{0,11}\d[^\]】\n]{0,11})[\]】])(?!\()\s*(?P<brest>\S.*)"
@@ -56,11 +63,16 @@ _LEAD = re.compile(
     # a word and a counter before a dash (``SERIAL 01 — SignSpan (paper)``, ``Paper 2 – …``): a colon after a word
     # and a number is a sentence's (``Table 2: PHOENIX …``)
     r"|(?P<word>(?P<wprefix>[A-Za-z]{3,10})\s(?P<wcounter>\d{1,4}))\s+[—–]\s*(?P<wrest>\S.*)"
+    # an abbreviated word and its counter, set apart from the title by a gap or a dash (``No. 27-41   SpliceMark``,
+    # ``Nr. 3 — …``); in a sentence it is a reference (``Fig. 3 shows …``)
+    r"|(?P<abbr>(?P<aprefix>[A-Za-z]{1,4})\.\s?\d{1,4}(?:[-/]\d{1,4})?)(?:[ \t]{2,}|\s+[—–]\s*)(?P<arest>\S.*)"
 )
 #: the shape of a clock stamp (``09:40 看了…``), bracketed or not
 CLOCK = "#:#"
 #: the end of the shape of a word's counter before a dash (``SERIAL 01 — …`` is ``serial #—``)
 WORD_LABEL = " #—"
+#: the end of the shape of an abbreviated word's counter (``No. 27-41   SpliceMark`` is ``no.#-# №``)
+NUMBERING = " №"
 #: a line headed as a commit message is (``feat(read): pgvector 1.0 …``, ``chore: skip …``): its type, maybe a scope
 _COMMIT = re.compile(r"(?P<type>[a-z]{2,12})(?P<scope>\([^()\s]{1,24}\))?!?:\s+(?P<rest>\S.*)")
 #: the shape of such a head
@@ -115,6 +127,12 @@ def read_label(heading: str) -> Label | None:
         return Label(CLOCK, lead.group("clock"), lead.group("krest").strip())
     if lead.group("word"):
         return Label(lead.group("wprefix").lower() + WORD_LABEL, lead.group("word"), lead.group("wrest").strip())
+    if lead.group("abbr"):
+        counter = _COUNTERS.sub("#", lead.group("abbr")[len(lead.group("aprefix")) + 1 :].strip())
+        shape = lead.group("aprefix").lower() + "." + counter + NUMBERING
+        return Label(shape, lead.group("abbr"), lead.group("arest").strip())
+    if lead.group("code"):
+        return Label(_COUNTERS.sub("#", lead.group("code")) + " —", lead.group("code"), lead.group("corest").strip())
     shape = "[" + _LETTERS.sub("a", _COUNTERS.sub("#", lead.group("binner"))) + "]"
     return Label(shape, lead.group("bracket"), lead.group("brest").strip())
 
@@ -199,18 +217,26 @@ def _opens_with_title_field(lines: list[str]) -> bool:
 
 
 def is_field(line: str) -> bool:
-    """Whether ``line`` is a field: a short label, a colon, a value (``**链接**：https://…``, ``Read: abstract``)."""
+    """Whether ``line`` is a field: a short label, a colon, a value (``**链接**：https://…``, ``Read: abstract``),
+    or a Chinese label set apart without a colon (``**检查方法** 全文阅读``, ``封存状态　■ 已拆封``)."""
+    return field_parts(line) is not None
+
+
+def field_parts(line: str) -> tuple[str, str] | None:
+    """A field's label and value, or None: the line is no field, or an empty one."""
     m = _FIELD.match(line)
-    return m is not None and bool(m.group("value").strip())
+    if m is None:
+        return None
+    label = m["label"] or m["bold"] or m["aligned"]
+    value = (m["value"] if m["label"] else m["colonless"]).strip()
+    return (label, value) if value else None
 
 
 def title_field(line: str) -> str | None:
     """The title a title field gives (``Title: FlashKV``, ``标题：…``; ``writing.toml``), or None: the line
     is no title field, or an empty one."""
-    m = _FIELD.match(line)
-    if m and m.group("label").lower() in lexicon().title_labels and (value := m.group("value").strip()):
-        return value
-    return None
+    parts = field_parts(line)
+    return parts[1] if parts is not None and lexicon().is_title_label(parts[0]) else None
 
 
 def title_under(lines: list[str]) -> tuple[str, int] | None:
@@ -226,10 +252,10 @@ def title_under(lines: list[str]) -> tuple[str, int] | None:
             continue
         if (value := title_field(line)) is not None:
             return value, i
-        m = _FIELD.match(line)
+        parts = field_parts(line)
         if first is not None or _URL_ONLY.match(line):
             continue
-        if m and lex.is_label(m.group("label")):
+        if parts and lex.is_label(parts[0]):
             continue
         text = _BULLET.sub("", line).strip()
         if text:
@@ -239,8 +265,13 @@ def title_under(lines: list[str]) -> tuple[str, int] | None:
 
 def _form_value(line: str) -> str:
     """A line of a fixed-width form less its label (``PAPER    SlackPrefill: …`` → ``SlackPrefill: …``)."""
+    return form_value(line) or line
+
+
+def form_value(line: str) -> str | None:
+    """The value of a fixed-width form's line whose label is a field's (``PAPER    SlackPrefill: …``), else None."""
     m = _FORM_FIELD.match(line)
-    return m["rest"] if m is not None and lexicon().is_label(m["word"]) else line
+    return m["rest"] if m is not None and lexicon().is_label(m["word"]) else None
 
 
 def sentence_head(text: str) -> str:

@@ -597,7 +597,7 @@ def _in_markup(text: str, line_start: int, at: int) -> bool:
     """Inline code (an odd number of backticks before ``at`` on its line), a link's text (an open ``[``
     whose ``](`` follows), a ``>`` quote line, or the inside of a fenced code block."""
     before = text[line_start:at]
-    if before.count("`") % 2 == 1 or _QUOTE_LINE.match(text, line_start):
+    if before.count("`") % 2 == 1 or (_QUOTE_LINE.match(text, line_start) and not _own_note(text, line_start)):
         return True
     if before.rfind("[") > before.rfind("]"):
         line_end = text.find("\n", at)
@@ -605,6 +605,20 @@ def _in_markup(text: str, line_start: int, at: int) -> bool:
             return True
     opened = text[:line_start]
     return ("```" in opened or "~~~" in opened) and len(_FENCE.findall(text, 0, line_start)) % 2 == 1
+
+
+#: a quote set in under a list entry, by its indentation (``  > Read the paper end to end …``)
+_NESTED_QUOTE = re.compile(r"[ \t]{2,}>")
+#: the writer's own person (``I``, ``my``, ``we``, ``our``, ``我``)
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|my|we|our|we've)\b|我")
+
+
+def _own_note(text: str, line_start: int) -> bool:
+    """Whether a ``>`` line is the writer's own note on a list entry, not someone's words: set in under the entry,
+    and speaking in the first person (``  > Read the paper end to end … I did not run the code``)."""
+    line_end = text.find("\n", line_start)
+    line = text[line_start : line_end if line_end >= 0 else len(text)]
+    return _NESTED_QUOTE.match(line) is not None and _FIRST_PERSON.search(line) is not None
 
 
 def negated(text: str, hit: Hit, hits: list[Hit]) -> bool:

@@ -27,11 +27,13 @@ from .labels import (
     CLOCK,
     COMMIT,
     FIELD_WORD,
+    NUMBERING,
     TITLE_MAX,
     WORD_LABEL,
     Label,
     commit_heads,
     declared_states,
+    form_value,
     is_field,
     labelled,
     labelled_by_field,
@@ -100,7 +102,8 @@ _NUMBERED = re.compile(
 #: a paragraph whose title is a Markdown link: ``[Title](url)`` or ``**[Title](url)**`` at a line's start
 _LINK_TITLE = re.compile(r"^(?:\*\*)?\[([^\]]{2,200})\]\((https?://[^)\s]+)\)")
 #: a top-level bullet: Markdown's, or a sign an export writes for one (Notion's toggle ``▸``, ``•``)
-_TOP_BULLET = re.compile(r"^[-*+•▸▹‣]\s+(.+)$")
+#: (a line of three or more dashes or stars, spaced or not, is a thematic break, never a bullet: ``- - - -``)
+_TOP_BULLET = re.compile(r"^(?!(?:-[ \t]*){3,}$|(?:\*[ \t]*){3,}$)[-*+•▸▹‣]\s+(.+)$")
 
 # The words of evidence remarks are in one table, ``data/markers.toml`` (see e1prep.read.markers); the
 # graded reading of an item is e1prep.read.evidence.
@@ -426,7 +429,7 @@ def _clean_title(raw: str) -> str:
     if "://" in title:
         title = URL_RE.sub("", title)
         title = plain_title(title) if "()" in title or "（）" in title else title  # a link's brackets, emptied
-    if (m := _TITLE_FIELD.match(title)) and m.group(1).lower() in lexicon().title_labels:
+    if (m := _TITLE_FIELD.match(title)) and lexicon().is_title_label(m.group(1)):
         title = title[m.end() :]  # a title field's line gives its value (``Title: FlashKV``)
     if "[^" in title:
         title = _fn.CITATION.sub("", title)  # a footnote's citation (``…agents.[^4]``) is no word of it
@@ -537,28 +540,32 @@ _FIELD_NAME_MAX = 12
 
 
 def _without_field_tables(spans: list[_Span], rows: list[list[str]]) -> tuple[list[_Span], list[list[str]]]:
-    """Drop the rows of field tables: a two-column table whose first column names fields (short, no URL,
-    no digit, one at least a known field label) lists one item's fields (``| 链接 | … |``), not items."""
-    keep = [True] * len(spans)
+    """Drop the rows of field tables: a two-column table whose first column names fields (short, no URL, no
+    digit) lists one item's fields (``| 链接 | … |``), not items, when one of its names at least is a known field
+    label, or two of them name rows of another such table (a findings report's ``| Relevance | … |``, ``| Target
+    | … |`` under each finding: one form, filled in once per item, told by its siblings)."""
+    tables: list[tuple[int, int]] = []  # (first, end) of each table whose rows could be fields
     n = 0
     while n < len(spans):
         end = n + 1  # one table: rows on consecutive lines (its separator line between them)
         while end < len(spans) and spans[end].start - spans[end - 1].start <= 2:
             end += 1
-        table = rows[n:end]
-        if (
-            end - n >= 2
-            and all(
-                len(cells) == 2
-                and 0 < len(cells[0]) <= _FIELD_NAME_MAX
-                and not any(c.isdigit() for c in cells[0])
-                and "://" not in cells[0]
-                for cells in table
-            )
-            and any(lexicon().is_label(cells[0]) for cells in table)  # one of them is a known field
+        if end - n >= 2 and all(
+            len(cells) == 2
+            and 0 < len(cells[0]) <= _FIELD_NAME_MAX
+            and not any(c.isdigit() for c in cells[0])
+            and "://" not in cells[0]
+            for cells in rows[n:end]
         ):
-            keep[n:end] = [False] * (end - n)
+            tables.append((n, end))
         n = end
+    names = [{cells[0].strip().casefold() for cells in rows[a:b]} for a, b in tables]
+    keep = [True] * len(spans)
+    for k, (a, b) in enumerate(tables):
+        known = any(lexicon().is_label(cells[0]) for cells in rows[a:b])
+        shared = any(len(names[k] & other) >= 2 for j, other in enumerate(names) if j != k)
+        if known or shared:
+            keep[a:b] = [False] * (b - a)
     return [s for s, k in zip(spans, keep, strict=True) if k], [r for r, k in zip(rows, keep, strict=True) if k]
 
 
@@ -579,6 +586,11 @@ def _item_level(lines: list[str], heads: list[tuple[int, int, str]], level: int)
         top = min((h[1] for h in deeper), default=0)
         if sum(1 for h in deeper if h[1] == top) < 2:
             break
+        # the deeper headings are labelled items (``### PPML-27-41 — Tessera …`` under a report's ``## Detailed
+        # findings``): theirs is the items' level, whatever the headings above them say
+        if sum(lab is not None for lab in labelled([h[2] for h in deeper if h[1] == top])) >= 2:
+            level = top
+            continue
         # the headings of this level say nothing of their own: one is the note's title, several are its groups (a
         # board's lanes, ``## 待看（3）`` over its ``### □ …`` cards)
         if any(_says_something(lines, heads, i) for i, _, _ in at):
@@ -1101,9 +1113,14 @@ def _label_line_spans(lines: list[str]) -> list[_Span]:
         # a reference in author-year style is titled by the work it cites, not its authors
         cited = _cited_work(" ".join([label.rest, *_run_on(lines, i + 1, stop)]))
         named = title or cited or sentence_head(label.rest)
-        # a word's counter (``SERIAL 02 — signpose``) only numbers the entry: the words after it are its title
+        # a word's counter (``SERIAL 02 — signpose``, ``No. 27-41   SpliceMark``) only numbers the entry: the words
+        # after it are its title
         span = _Span(
-            named if label.shape.endswith(WORD_LABEL) else f"{label.text} {named}", i, stop, "label-line", check
+            named if label.shape.endswith((WORD_LABEL, NUMBERING)) else f"{label.text} {named}",
+            i,
+            stop,
+            "label-line",
+            check,
         )
         spans.append(span)
     return spans
@@ -1226,6 +1243,9 @@ _LANE = re.compile(r"^\s*[【\[][^\]】\n]{1,20}[】\]]\s*$")
 _OPENER_FIELD = re.compile(rf"^(?:\*\*)?{FIELD_WORD}(?:\*\*)?\s*[:：](?!//)(?:\*\*)?\s*(?P<rest>\S.*)$")
 #: or by a label in capitals set apart from its value by a run of spaces, as a form aligns it (``ITEM     RankMix``)
 _ALIGNED_FIELD = re.compile(r"^(?P<word>[A-Z]{2,15})[ \t]{2,}(?P<rest>\S.*)$")
+#: or by a Chinese label set apart without a colon, in bold or by a gap (``**检查号** QR-01``, ``物证号　　WM-01``)
+_BOLD_FIELD = re.compile(r"^\*\*(?P<word>[\u3400-\u9fff]{1,6})\*\*\s+(?P<rest>[^\s:：].*)$")
+_GAP_FIELD = re.compile(r"^(?P<word>[\u3400-\u9fff]{1,6})(?:\u3000+\s*|[ \t]{2,})(?P<rest>[^\s:：].*)$")
 
 
 def _opener_field_spans(lines: list[str]) -> list[_Span]:
@@ -1237,7 +1257,7 @@ def _opener_field_spans(lines: list[str]) -> list[_Span]:
     rests: dict[int, str] = {}  # each opening line's text after its label
     inside: set[str] = set()
     for i, line in enumerate(lines):
-        m = _OPENER_FIELD.match(line) or _ALIGNED_FIELD.match(line)
+        m = _OPENER_FIELD.match(line) or _ALIGNED_FIELD.match(line) or _BOLD_FIELD.match(line) or _GAP_FIELD.match(line)
         if m is None or line[: m.start("rest")].count("**") == 1:
             continue  # (a bold run that goes on past the colon is a title, ``**arXiv:2612.03391 — …**``)
         if _opens_paragraph(lines, i):
@@ -1249,15 +1269,23 @@ def _opener_field_spans(lines: list[str]) -> list[_Span]:
     if len(openers) != 1:  # none, or two labels that both open paragraphs: no one opener
         return []
     word, starts = openers[0]
-    # the openers name what their paragraphs are about (``Q: Refusal Drift showed up again …``); an
-    # interview about one paper asks questions that name nothing (``Q: 读到哪儿了？``, ``Q: 代码呢？``). A title
-    # field names it by what it is (``名称：CaseLink-zh``)
-    if word not in lexicon().title_labels and sum(1 for i in starts if _names_something(rests[i])) < 2:
+    ends = [
+        _to_heading(lines, i + 1, starts[n + 1] if n + 1 < len(starts) else len(lines)) for n, i in enumerate(starts)
+    ]
+    # an opener that is no title field (``批号 Z-01``, ``检查号 QR-01``: a running code) is the item's label: a title
+    # field in its paragraph gives the title
+    titles = [
+        rests[i] if lexicon().is_title_label(word) else next(filter(None, map(title_field, lines[i + 1 : e])), None)
+        for i, e in zip(starts, ends, strict=True)
+    ]
+    # the openers name what their paragraphs are about (``Q: Refusal Drift showed up again …``), or their title
+    # fields do (``名称：CaseLink-zh``); an interview about one paper asks questions that name nothing (``Q:
+    # 读到哪儿了？``, ``Q: 代码呢？``)
+    if sum(1 for i, t in zip(starts, titles, strict=True) if t or _names_something(rests[i])) < 2:
         return []
     spans = []
-    for n, i in enumerate(starts):
-        end = starts[n + 1] if n + 1 < len(starts) else len(lines)
-        spans.append(_Span(rests[i], i, _to_heading(lines, i + 1, end), "opener-field"))
+    for i, end, titled in zip(starts, ends, titles, strict=True):
+        spans.append(_Span(titled or rests[i], i, end, "opener-field"))
     return spans
 
 
@@ -1451,6 +1479,7 @@ def _spans_of(lines: list[str]) -> list[_Span]:
         lambda: _link_paragraph_spans(lines),
         lambda: _titled_url_spans(lines, urls),
         lambda: _segmented_spans(lines),
+        lambda: _break_parts(lines, titled=True),
     ]
     # a structure's items never overlap, so no more of them hold a URL than there are URL lines
     return _best_structure(candidates, lambda spans: urls.count(spans) * 10 + min(len(spans), 9), urls.total() * 10 + 9)
@@ -1597,6 +1626,12 @@ def _opening_fields(inner: list[str]) -> list[str]:
     return block
 
 
+#: a Markdown image (``![full](https://img.shields.io/badge/read-full-brightgreen)``)
+_IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\s]+\)")
+#: a list entry that opens with a link on its own name (``- [evcalib](https://github.com/…) — …``)
+_LINKED_ENTRY = re.compile(r"^\s{0,3}[-*+]\s+\[[^\]\n]+\]\(https?://")
+
+
 def _refine(lines: list[str], spans: list[_Span], urls: _UrlLines, tables: list[_Span]) -> list[_Span]:
     """A heading that holds a table or list of several items with URLs is split into those items.
 
@@ -1608,6 +1643,15 @@ def _refine(lines: list[str], spans: list[_Span], urls: _UrlLines, tables: list[
     groups: set[int] = set()  # the levels of headings split into their items: group headings
     dropped: list[tuple[int, _Span]] = []  # (where in ``out``, heading) of headings that point at nothing
     day_levels = Counter(_heading_level(lines[span.start]) for span in spans if _DAY_HEADING.match(span.title))
+    # headings whose text opens with an entry that links its own name (``- [evcalib](https://…) — …``), two or
+    # more of them: topics of a list of links (an awesome list), each entry an item
+    linked = {
+        span.start
+        for span in spans
+        if _LINKED_ENTRY.match(next((ln for ln in lines[span.start + 1 : span.end] if ln.strip()), ""))
+    }
+    if len(linked) < 2:
+        linked = set()
     # a log's days: two or more sibling headings that are days; their siblings are the log's other parts
     # (a stand-up's ``## Blockers`` beside ``## Yesterday`` and ``## Today``), each holding entries too
     log_level = next((level for level, n in day_levels.items() if n >= 2), None)
@@ -1624,6 +1668,8 @@ def _refine(lines: list[str], spans: list[_Span], urls: _UrlLines, tables: list[
             window = urls.window(first, span.end)
             listed = _list_spans(inner, _NUMBERED, "numbered", with_url=window)
             sub = _several_with_url(listed, inner, first, urls) or []
+        if not sub and span.start in linked:  # a list of links under topic headings: its entries, even one alone
+            sub = _list_spans(inner, _TOP_BULLET, "bullet", with_url=urls.window(first, span.end))
         own_url = urls.any(span.start, first + (sub[0].start if sub else 0))
         if sub and not own_url:
             out.extend(s.moved(first) for s in sub)
@@ -1874,6 +1920,36 @@ def _message_digest(lines: list[str]) -> list[_Span]:
     return spans if len(spans) >= 2 else []
 
 
+#: a rule drawn with ``=`` (``======``): under a line of text it underlines a title; under a blank line it parts
+_EQUALS_RULE = re.compile(r"^\s{0,3}={3,}\s*$")
+
+
+def _break_parts(lines: list[str], titled: bool = False) -> list[_Span]:
+    """The parts of a note parted by thematic breaks (``* * *``, ``- - -``, a rule of ``=`` under a blank line), two
+    or more of them with an address of their own (a URL, an arXiv id): each is an item, titled by its title field
+    or its first line of substance (a fixed-width form's ``PAPER    FooRank: …`` by its value). A part with no
+    address (a preamble, a sign-off) is none. Each part is a form's copy: its title stands on a title field (a
+    tracker's ``Title        : …``) or, as a last resort (``titled`` false: nothing else structures the note), on
+    a fixed-width form's line."""
+    breaks = [
+        i
+        for i, line in enumerate(lines)
+        if _THEMATIC_BREAK.match(line) or (_EQUALS_RULE.match(line) and (i == 0 or not lines[i - 1].strip()))
+    ]
+    if not breaks:
+        return []
+    spans = []
+    for a, b in pairwise([-1, *breaks, len(lines)]):
+        part = lines[a + 1 : b]
+        addressed = any(URL_RE.search(line) or arxiv_ids(line) for line in part)
+        if addressed and (found := title_under(part)) is not None:
+            line = part[found[1]]
+            if title_field(line) is None and (titled or form_value(line) is None):
+                return []  # a part titled by a line of prose: the parts are no form's copies
+            spans.append(_Span(found[0], a + 1 + found[1], b, "break-part"))
+    return spans if len(spans) >= 2 else []
+
+
 def _parted_by_breaks(lines: list[str], spans: list[_Span]) -> list[_Span]:
     """The items, where the writer parts the note by thematic breaks: an item that runs over a break into
     a part where no item of its own starts, and that points at something of its own (a URL, an arXiv id, a
@@ -2007,7 +2083,8 @@ def split_note(material: str, body: str, first_line: int = 1) -> list[NoteItem]:
     """Items of a note: headings, numbered lists, table rows or bullets with a URL, whichever fits."""
     lines = to_markdown(body.split("\n"))
     digest = _message_digest(lines)
-    best = digest or _spans_of(lines)
+    # (parts between thematic breaks, when nothing else structures the note: ``* * *`` over ``PAPER    FooRank: …``)
+    best = digest or _spans_of(lines) or _break_parts(lines)
     mail = None if digest else message(lines)
     own = [ln for ln in mail[1] if not _QUOTE_MARKS.match(ln)] if mail else []
     unquoted = _unquoted(lines, best)
@@ -2292,7 +2369,9 @@ def make_item(
     reading = read_evidence(
         own_words(said, writer_of(material)), ctx, number, check_cell, legend_free=legend_free, position=index
     )
-    urls = list(dict.fromkeys([*(u.rstrip(".,;:)") for u in URL_RE.findall(text)), *cited]))
+    # an image's address (a badge, ``![full](https://img.shields.io/…)``) shows something; it points at nothing
+    linked = _IMAGE.sub("", text) if "![" in text else text
+    urls = list(dict.fromkeys([*(u.rstrip(".,;:)") for u in URL_RE.findall(linked)), *cited]))
     if not urls and "/" in text:  # an address written without its scheme, as written (``github.com/acme/router``)
         urls = [m.group(0).rstrip(".,;:") for m in _BARE_ADDRESS.finditer(text)]
     if ctx is not None and ctx.legend:

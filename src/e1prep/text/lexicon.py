@@ -21,6 +21,8 @@ class Lexicon:
     labels: frozenset[str]
     #: the field labels that give a labelled item its title (lower-cased)
     title_labels: frozenset[str]
+    #: the heads of Chinese compound labels that name the title too (``物料名称``)
+    title_heads: tuple[str, ...]
     #: the kinds of thing a subject is (``paper``, ``仓库``), lower-cased
     subject_kinds: frozenset[str]
     #: the verdict words an item's label may be (lower-cased)
@@ -96,8 +98,21 @@ class Lexicon:
     def is_label(self, name: str) -> bool:
         return name.strip().strip(":：").lower() in self.labels
 
+    def is_title_label(self, name: str) -> bool:
+        """Whether a field's label names the item's title: a title word (``writing.toml [labels] title``), or a
+        Chinese compound headed by a title head (``title_heads``: ``物料名称``, ``检查项目``: a kind of 名称, of
+        项目)."""
+        word = name.strip().strip(":：").lower()
+        if word in self.title_labels:
+            return True
+        return len(word) >= 3 and _all_cjk(word) and word.endswith(self.title_heads)
+
     def is_generic(self, name: str) -> bool:
         return name.strip().lower() in self.generic
+
+
+def _all_cjk(word: str) -> bool:
+    return all("\u3400" <= c <= "\u9fff" for c in word)
 
 
 @cache
@@ -122,6 +137,7 @@ def lexicon() -> Lexicon:
         columns={k: tuple(w.lower() for w in v) for k, v in data["columns"].items()},
         labels=frozenset(w.lower() for w in data["labels"]["words"]),
         title_labels=frozenset(w.lower() for w in data["labels"]["title"]),
+        title_heads=tuple(data["labels"]["title_heads"]),
         subject_kinds=frozenset(w.lower() for w in data["labels"]["kinds"]),
         verdict_labels=frozenset(w.lower() for w in data["labels"]["verdicts"]),
         task_states=frozenset(data["labels"]["task_states"]),
