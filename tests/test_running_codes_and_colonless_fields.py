@@ -298,3 +298,36 @@ def test_a_legend_of_signs_one_a_line_is_read() -> None:
 
     lines = ["封存状态：", "  ■ 全文读完", "  ◧ 只读了一部分", "  □ 没打开，只看到标题"]
     assert {"■", "◧", "□"} <= set(parse_legend(lines, unlabelled=set(range(len(lines)))))
+
+
+# --- a verb of opinion is the writer's doubt only when the writer holds the opinion ---------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Read the paper end to end. Existing SecAgg/SecAgg+ assume dense vectors.",
+        "Read the paper end to end; the authors believe it generalizes.",
+        'Read the report end to end: VLM "think" 3 Hz, action expert 60 Hz.',
+    ],
+)
+def test_someone_elses_opinion_is_no_doubt_about_the_reading(text: str) -> None:
+    from e1prep.read.evidence import read_remark
+
+    assert read_remark(text).level.value == "verified"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Read the paper end to end, but I assume the table is v1.",
+        "Only the abstract; my guess is it's v2.",
+        "assume it's v2",
+        "Read the paper end to end, but I do not think Table 2 is v1.",
+        "Read the paper end to end; we already believe it is the old table.",
+    ],
+)
+def test_the_writers_own_opinion_still_hedges(text: str) -> None:
+    from e1prep.read.evidence import read_remark
+
+    assert read_remark(text).level.value != "verified"

@@ -263,7 +263,7 @@ def _find_in_view(text: str, kinds: frozenset[str]) -> tuple[Hit, ...]:
         for m in p.regex.finditer(low if p.folded else text):
             if m.end() > m.start():
                 found.append(Hit(m.start(), m.end(), p.marker(m.group(0))))
-    found = [h for h in found if not _in_code(low, h)]
+    found = [h for h in found if not _in_code(low, h) and not _someone_elses_opinion(low, h)]
     if not found:
         return ()  # most texts: nothing to qualify, weigh or order
     hits = _settled(text, low, found)
@@ -288,6 +288,39 @@ def _in_code(low: str, hit: Hit) -> bool:
     before = low[hit.start - 1] if hit.start else " "
     after = low[hit.end] if hit.end < len(low) else " "
     return before == "_" or after == "_" or low.startswith("()", hit.end) or (before == "." and after not in " \t")
+
+
+#: a word before a verb of opinion, as its subject is read (``SecAgg+``, ``i'd``)
+_WORD_BEFORE = re.compile(r"[\w'’+#./-]+")
+
+
+@cache
+def _opinion() -> tuple[re.Pattern[str], frozenset[str], frozenset[str]]:
+    """``[opinion]`` of the table: its verbs (as one pattern), the words that make one the writer's, the words
+    between a subject and its verb."""
+    rows = _table()["opinion"]
+    verbs = re.compile(rf"(?:{'|'.join(map(re.escape, rows['verbs']))})s?")
+    return verbs, frozenset(rows["writer"]), frozenset(rows["between"])
+
+
+#: how many words before a verb of opinion its subject is looked for (``I do not think``, ``we already believe``)
+_SUBJECT_REACH = 3
+
+
+def _someone_elses_opinion(low: str, hit: Hit) -> bool:
+    """Whether a verb of opinion has a subject other than the writer (``Existing SecAgg+ assume dense vectors``,
+    ``the authors believe``, ``VLM "think" 3 Hz``): what others hold is no doubt about the writer's reading. The
+    writer holds it when one of the three words before it in its clause, past ``don't``, ``really`` and the like, is
+    the writer's (``I do not think``, ``we already believe``, ``my guess``), or when it opens its clause (``assume
+    it's v2``)."""
+    if hit.marker.kind != "hedge":
+        return False
+    verbs, writer, between = _opinion()
+    if not verbs.fullmatch(low[hit.start : hit.end]):
+        return False
+    words = [w.replace("’", "'") for w in _WORD_BEFORE.findall(low[_clause_start(low, hit.start) : hit.start])]
+    near = [w for w in words if w not in between][-_SUBJECT_REACH:]
+    return bool(near) and not writer.intersection(near)
 
 
 #: a number with nothing after it (``1.2``, ``3.2``): in a filing clause, a section's number
