@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -129,6 +129,16 @@ def section_number(title: str, lettering: str) -> tuple[re.Match[str] | None, st
     return None, ""
 
 
+def _with_parents(headings: Sequence[Heading]) -> Iterator[tuple[Heading, Heading | None]]:
+    """Each heading, in document order, with the heading it stands under (the nearest one above of a higher level)."""
+    stack: list[Heading] = []
+    for h in headings:
+        while stack and stack[-1].level >= h.level:
+            stack.pop()
+        yield h, stack[-1] if stack else None
+        stack.append(h)
+
+
 def extended(headings: Sequence[Heading], numbered: dict[int, str]) -> dict[int, tuple[str, str]]:
     """The headings numbered by extension, by line: their id (``§R5.c``) and title (what follows the counter).
 
@@ -146,12 +156,7 @@ def extended(headings: Sequence[Heading], numbered: dict[int, str]) -> dict[int,
     found: dict[int, str] = {}
     parents: set[tuple[int, str]] = set()  # (level, shape) of the parents whose children extend them
     extensions = 0
-    stack: list[Heading] = []
-    for h in headings:
-        while stack and stack[-1].level >= h.level:
-            stack.pop()
-        parent = stack[-1] if stack else None
-        stack.append(h)
+    for h, parent in _with_parents(headings):
         if parent is None or h.line not in counters or parent.line not in counters:
             continue
         mine, theirs = counters[h.line][0], counters[parent.line][0]
@@ -220,12 +225,7 @@ def by_shape(headings: Sequence[Heading], numbered: set[int]) -> dict[int, tuple
             found.update(h.line for h in members)
     # a heading whose numbered children extend its code (``∂1`` over ``∂1.1``), and its siblings of its shape
     parents: set[tuple[int, str]] = set()
-    stack: list[Heading] = []
-    for h in headings:
-        while stack and stack[-1].level >= h.level:
-            stack.pop()
-        parent = stack[-1] if stack else None
-        stack.append(h)
+    for h, parent in _with_parents(headings):
         if parent is None or h.line not in found or parent.line not in codes or parent.line in found:
             continue
         mine, theirs = codes[h.line]["n"], codes[parent.line]["n"]

@@ -562,7 +562,7 @@ def parse_legend(
     """
     legend: dict[str, Statement] = {}
     known: dict[str, dict[str, Statement]] = {}
-    run: dict[str, Statement] = {}  # the entries of the lines just above, one a line
+    run: list[tuple[str, Statement, bool]] = []  # the entries of the lines just above, one a line (is it a sign)
     for i, line in enumerate(lines):
         m = labelled.get(i) if labelled is not None else legend_line(line)
         one = _ONE_ENTRY.match(line) if not m and unlabelled is not None and i in unlabelled else None
@@ -576,9 +576,7 @@ def parse_legend(
             desc = one["desc"].strip()
             if (whole := _QUOTED_DESC.match(desc)) is not None:
                 desc = whole["inner"]  # a code's enum (``FULL = "read end to end"``): the string's words, no quotation
-            if sym in run and one["sign"]:
-                run[_REPEATED] = Statement(EvidenceLevel.unverified)  # a sign on every line marks a list, no legend
-            run[sym] = _entry_statements([(sym, desc)])[sym]
+            run.append((sym, _entry_statements([(sym, desc)])[sym], bool(one["sign"])))
             continue
         if m:
             rest = m.group("rest").strip()
@@ -619,15 +617,19 @@ def _word_legend(lines: list[str], i: int) -> dict[str, Statement]:
     return stating if len(stating) >= 2 else {}
 
 
-#: the mark of a run of lines where a sign stands twice: the marks of a list's lines (``→ …`` ⏎ ``→ …``), no legend
-_REPEATED = "\0repeated"
-
-
-def _close_run(run: dict[str, Statement], legend: dict[str, Statement]) -> None:
-    """A run of lines that define one entry each is a legend when two or more of its entries state a reading, and
-    no sign stands twice in it: those enter ``legend``; the run is emptied either way."""
-    stating = {sym: st for sym, st in run.items() if st.words}
-    if len(stating) >= 2 and _REPEATED not in run:
+def _close_run(run: list[tuple[str, Statement, bool]], legend: dict[str, Statement]) -> None:
+    """A run of lines that define one entry each (symbol, statement, whether it is a sign) is a legend when two or
+    more of its entries state a reading (a later definition of a symbol wins), and no sign stands again where its
+    symbol stood before: the marks of a list's lines (``→ …`` ⏎ ``→ …``) are no legend. The stating entries enter
+    ``legend``; the run is emptied either way."""
+    last = {sym: st for sym, st, _ in run}
+    stating = {sym: st for sym, st in last.items() if st.words}
+    seen: set[str] = set()
+    repeated = False
+    for sym, _, sign in run:
+        repeated = repeated or (sign and sym in seen)
+        seen.add(sym)
+    if len(stating) >= 2 and not repeated:
         legend.update(stating)
     run.clear()
 

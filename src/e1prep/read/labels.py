@@ -21,12 +21,17 @@ _LABEL = re.compile(
 )
 #: what a label's signs are made of: anything but letters, digits and CJK (status marks, emoji, bold, ``#``)
 _SIGNS = re.compile(r"[^\w\u3400-\u9fff-]+")
+#: a Chinese label set apart from its value without a colon: in bold (``**检查项目** 《…》``), or by a form's gap of
+#: spaces, full-width ones too (``名称　　　tidewater-ai/markserve``); the label is ``bold`` or ``aligned``
+_COLONLESS = (
+    r"(?:\*\*(?P<bold>[\u3400-\u9fff]{1,6})\*\*\s+|(?P<aligned>[\u3400-\u9fff]{1,6})(?:\u3000+\s*|[ \t]{2,}))"
+    r"(?P<colonless>[^\s:：].*)$"
+)
+#: such a field at the very start of a line (the opener of a note's paragraphs: ``**检查号** QR-01``)
+COLONLESS_FIELD = re.compile("^" + _COLONLESS)
 _FIELD = re.compile(
     r"^\s*(?:[-*+>]\s+)?(?:\*\*)?(?P<label>[^\s:：*]{1,16})(?:\*\*)?\s*[:：]\s*(?:\*\*(?=\s))?\s*(?P<value>.*)$"
-    # a Chinese label set apart without a colon: in bold (``**检查项目** 《…》``), or by a form's gap of spaces,
-    # full-width ones too (``名称　　　tidewater-ai/markserve``)
-    r"|^\s*(?:\*\*(?P<bold>[\u3400-\u9fff]{1,6})\*\*\s+|(?P<aligned>[\u3400-\u9fff]{1,6})(?:\u3000+\s*|[ \t]{2,}))"
-    r"(?P<colonless>[^\s:：].*)$"
+    rf"|^\s*{_COLONLESS}"
 )
 _BULLET = re.compile(r"^\s*(?:[-*+>]|\d{1,3}[.)、])\s+")
 _URL_ONLY = re.compile(r"^\s*<?https?://\S+>?\s*$")

@@ -642,8 +642,16 @@ def _in_markup(text: str, line_start: int, at: int) -> bool:
 
 #: a quote set in under a list entry, by its indentation (``  > Read the paper end to end …``)
 _NESTED_QUOTE = re.compile(r"[ \t]{2,}>")
-#: the writer's own person (``I``, ``my``, ``we``, ``our``, ``我``)
-_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|my|we|our|we've)\b|我")
+
+
+@cache
+def _first_person() -> re.Pattern[str]:
+    """The writer's own person, as ``[own_note]`` of the table lists it (``I``, ``my``, ``we``, ``我``): Latin
+    words whole, as written."""
+    words = _table()["own_note"]["first_person"]
+    latin = [re.escape(w) for w in words if w.isascii()]
+    other = [re.escape(w) for w in words if not w.isascii()]
+    return re.compile("|".join([rf"\b(?:{'|'.join(latin)})\b", *other]))
 
 
 def _own_note(text: str, line_start: int) -> bool:
@@ -651,7 +659,7 @@ def _own_note(text: str, line_start: int) -> bool:
     and speaking in the first person (``  > Read the paper end to end … I did not run the code``)."""
     line_end = text.find("\n", line_start)
     line = text[line_start : line_end if line_end >= 0 else len(text)]
-    return _NESTED_QUOTE.match(line) is not None and _FIRST_PERSON.search(line) is not None
+    return _NESTED_QUOTE.match(line) is not None and _first_person().search(line) is not None
 
 
 def negated(text: str, hit: Hit, hits: list[Hit]) -> bool:

@@ -25,6 +25,7 @@ from . import footnotes as _fn
 from .chat import own_words, speaker_lines, thread_posts, writer_of
 from .labels import (
     CLOCK,
+    COLONLESS_FIELD,
     COMMIT,
     FIELD_WORD,
     NUMBERING,
@@ -1243,9 +1244,17 @@ _LANE = re.compile(r"^\s*[【\[][^\]】\n]{1,20}[】\]]\s*$")
 _OPENER_FIELD = re.compile(rf"^(?:\*\*)?{FIELD_WORD}(?:\*\*)?\s*[:：](?!//)(?:\*\*)?\s*(?P<rest>\S.*)$")
 #: or by a label in capitals set apart from its value by a run of spaces, as a form aligns it (``ITEM     RankMix``)
 _ALIGNED_FIELD = re.compile(r"^(?P<word>[A-Z]{2,15})[ \t]{2,}(?P<rest>\S.*)$")
-#: or by a Chinese label set apart without a colon, in bold or by a gap (``**检查号** QR-01``, ``物证号　　WM-01``)
-_BOLD_FIELD = re.compile(r"^\*\*(?P<word>[\u3400-\u9fff]{1,6})\*\*\s+(?P<rest>[^\s:：].*)$")
-_GAP_FIELD = re.compile(r"^(?P<word>[\u3400-\u9fff]{1,6})(?:\u3000+\s*|[ \t]{2,})(?P<rest>[^\s:：].*)$")
+
+
+def _opening_label(line: str) -> tuple[str, str, int] | None:
+    """The label that opens ``line``, the text after it and where that text starts: a label and its colon, a label
+    in capitals set apart by a run of spaces, or a Chinese label set apart without a colon, in bold or by a gap
+    (``**检查号** QR-01``, ``物证号　　WM-01``: ``labels.COLONLESS_FIELD``)."""
+    if (m := _OPENER_FIELD.match(line) or _ALIGNED_FIELD.match(line)) is not None:
+        return m["word"], m["rest"], m.start("rest")
+    if (c := COLONLESS_FIELD.match(line)) is not None:
+        return c["bold"] or c["aligned"], c["colonless"], c.start("colonless")
+    return None
 
 
 def _opener_field_spans(lines: list[str]) -> list[_Span]:
@@ -1257,14 +1266,15 @@ def _opener_field_spans(lines: list[str]) -> list[_Span]:
     rests: dict[int, str] = {}  # each opening line's text after its label
     inside: set[str] = set()
     for i, line in enumerate(lines):
-        m = _OPENER_FIELD.match(line) or _ALIGNED_FIELD.match(line) or _BOLD_FIELD.match(line) or _GAP_FIELD.match(line)
-        if m is None or line[: m.start("rest")].count("**") == 1:
+        found = _opening_label(line)
+        if found is None or line[: found[2]].count("**") == 1:
             continue  # (a bold run that goes on past the colon is a title, ``**arXiv:2612.03391 — …**``)
+        word, rest, _ = found
         if _opens_paragraph(lines, i):
-            opens.setdefault(m["word"].lower(), []).append(i)
-            rests[i] = m["rest"]
+            opens.setdefault(word.lower(), []).append(i)
+            rests[i] = rest
         else:
-            inside.add(m["word"].lower())
+            inside.add(word.lower())
     openers = [(word, starts) for word, starts in opens.items() if len(starts) >= 2 and word not in inside]
     if len(openers) != 1:  # none, or two labels that both open paragraphs: no one opener
         return []
